@@ -1,0 +1,37 @@
+// Shared helpers of the deeptune CLI: option parsing, exit codes, file input and atomic output.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace deeptune::cli {
+
+namespace po = boost::program_options;
+using Args = std::vector<std::string>;
+
+/// Exit codes of every subcommand (documented in `deeptune --help`).
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;   ///< runtime failure
+constexpr int kExitBadInput = 2;  ///< bad input or usage
+
+/// Bad command line or unreadable input named by the user; the CLI prints it and exits 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Parses `args` (without the subcommand name). Adds `--help`. Returns false when help was
+/// printed to stdout (the caller then returns kExitOk). Throws po::error on bad options.
+bool parseOptions(const Args& args, const std::string& usage, po::options_description& options,
+                  const po::positional_options_description& positional, po::variables_map& vm);
+
+/// Reads a whole file as bytes; throws UsageError naming the file if it cannot be read.
+std::string readFile(const std::string& path);
+
+/// Writes `content` to `path` via a temporary file and a rename, so a reader never sees a
+/// half-written file; "-" or "" writes to stdout. Throws std::runtime_error on I/O failure.
+void writeOutput(const std::string& path, const std::string& content);
+
+}  // namespace deeptune::cli

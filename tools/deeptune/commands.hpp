@@ -1,0 +1,12 @@
+// The deeptune subcommands; each parses its own options and returns an exit code.
+#pragma once
+
+#include "tools/deeptune/cli_common.hpp"
+
+namespace deeptune::cli {
+
+int runRewrite(const Args& args);   ///< deeptune rewrite FILE [--kernel NAME] [-o OUT]
+int runTokenize(const Args& args);  ///< deeptune tokenize FILE --vocab V [--strict] [--json]
+int runVocab(const Args& args);     ///< deeptune vocab derive FILES... | --csv FILE -o OUT
+
+}  // namespace deeptune::cli

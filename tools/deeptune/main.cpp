@@ -1,0 +1,71 @@
+// deeptune CLI entry point: dispatches subcommands and turns library errors into exit codes.
+#include <iostream>
+#include <map>
+
+#include "data/data_error.hpp"
+#include "rewriter/rewrite_error.hpp"
+#include "tokenizer/vocab_error.hpp"
+#include "tools/deeptune/commands.hpp"
+
+namespace {
+
+using deeptune::cli::Args;
+
+const char* kUsage =
+    "usage: deeptune <command> [options]   (deeptune <command> --help for its options)\n"
+    "\n"
+    "commands:\n"
+    "  rewrite    normalize OpenCL source (whole file, or one kernel with --kernel)\n"
+    "  tokenize   encode a file into vocabulary ids\n"
+    "  vocab      derive a vocabulary from files or a CSV column\n"
+    "\n"
+    "exit codes: 0 ok, 1 runtime failure, 2 bad input or usage";
+
+int dispatch(const std::string& command, const Args& args) {
+  static const std::map<std::string, int (*)(const Args&)> commands = {
+      {"rewrite", deeptune::cli::runRewrite},
+      {"tokenize", deeptune::cli::runTokenize},
+      {"vocab", deeptune::cli::runVocab},
+  };
+  auto found = commands.find(command);
+  if (found == commands.end()) {
+    throw deeptune::cli::UsageError("unknown command '" + command + "' (see deeptune --help)");
+  }
+  return found->second(args);
+}
+
+int fail(int code, const std::string& message) {
+  std::cerr << "deeptune: " << message << "\n";
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace deeptune;
+  if (argc < 2) {
+    std::cerr << kUsage << "\n";
+    return cli::kExitBadInput;
+  }
+  const std::string command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage << "\n";
+    return cli::kExitOk;
+  }
+  const Args args(argv + 2, argv + argc);
+  try {
+    return dispatch(command, args);
+  } catch (const cli::UsageError& e) {
+    return fail(cli::kExitBadInput, e.what());
+  } catch (const cli::po::error& e) {
+    return fail(cli::kExitBadInput, command + ": " + e.what());
+  } catch (const rewriter::RewriteError& e) {
+    return fail(cli::kExitBadInput, e.what());
+  } catch (const tokenizer::VocabError& e) {
+    return fail(cli::kExitBadInput, e.what());
+  } catch (const data::DataError& e) {
+    return fail(cli::kExitBadInput, e.what());
+  } catch (const std::exception& e) {
+    return fail(cli::kExitFailure, e.what());
+  }
+}
