@@ -1,0 +1,46 @@
+// Runs the built deeptune binary for end-to-end tests and captures stdout, stderr and exit code.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "tests/test_paths.hpp"
+
+namespace deeptune::test {
+
+struct CliResult {
+  int exitCode = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string readWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+/// Runs `deeptune <arguments>` through the shell (arguments are shell words, quote as needed).
+inline CliResult runCli(const std::string& arguments) {
+  static int counter = 0;
+  const std::string stem = "/tmp/deeptune-cli-test-" + std::to_string(::getpid()) + "-" +
+                           std::to_string(counter++);
+  const std::string command = "'" + cliPath() + "' " + arguments + " >" + stem + ".out 2>" +
+                              stem + ".err";
+  const int status = std::system(command.c_str());
+  CliResult result;
+  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = readWholeFile(stem + ".out");
+  result.err = readWholeFile(stem + ".err");
+  std::remove((stem + ".out").c_str());
+  std::remove((stem + ".err").c_str());
+  return result;
+}
+
+}  // namespace deeptune::test
