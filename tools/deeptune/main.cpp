@@ -3,7 +3,9 @@
 #include <map>
 
 #include "data/data_error.hpp"
+#ifdef DEEPTUNE_WITH_REWRITER
 #include "rewriter/rewrite_error.hpp"
+#endif
 #include "tokenizer/vocab_error.hpp"
 #include "tools/deeptune/commands.hpp"
 
@@ -23,7 +25,9 @@ const char* kUsage =
 
 int dispatch(const std::string& command, const Args& args) {
   static const std::map<std::string, int (*)(const Args&)> commands = {
+#ifdef DEEPTUNE_WITH_REWRITER
       {"rewrite", deeptune::cli::runRewrite},
+#endif
       {"tokenize", deeptune::cli::runTokenize},
       {"vocab", deeptune::cli::runVocab},
   };
@@ -59,8 +63,10 @@ int main(int argc, char** argv) {
     return fail(cli::kExitBadInput, e.what());
   } catch (const cli::po::error& e) {
     return fail(cli::kExitBadInput, command + ": " + e.what());
+#ifdef DEEPTUNE_WITH_REWRITER
   } catch (const rewriter::RewriteError& e) {
     return fail(cli::kExitBadInput, e.what());
+#endif
   } catch (const tokenizer::VocabError& e) {
     return fail(cli::kExitBadInput, e.what());
   } catch (const data::DataError& e) {
