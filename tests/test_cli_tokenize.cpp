@@ -1,0 +1,124 @@
+// End-to-end tests of `deeptune tokenize`: ids of the worked example, strict and skipping modes.
+#include <unistd.h>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/cli_runner.hpp"
+#include "tests/test_paths.hpp"
+
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+using deeptune::test::runCli;
+
+namespace {
+
+/// A scratch folder for one test case, removed at the end of the scope.
+struct ScratchDir {
+  std::filesystem::path path;
+  explicit ScratchDir(const std::string& stem)
+      : path(std::filesystem::temp_directory_path() / (stem + "-" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string file(const std::string& name, const std::string& content) const {
+    const std::string p = (path / name).string();
+    std::ofstream(p, std::ios::binary) << content;
+    return p;
+  }
+};
+
+size_t lineCount(const std::string& text) {
+  size_t lines = 0;
+  for (char c : text) lines += c == '\n';
+  return lines;
+}
+
+const char* kMemsetIds =
+    "14 1 24 1 10 3 13 1 18 5 1 15 6 1 23 1 16 6 1 22 1 17 4 1 25 0 2 19 1 22 1 20 1 9 1 21 3 7 "
+    "4 8 0 2 15 11 20 12 1 9 1 16 8 0 26\n";
+
+}  // namespace
+
+TEST_CASE("cli tokenize: the worked example prints the 53 ids", "[cli][tokenize]") {
+  ScratchDir dir("deeptune-cli-tokenize");
+  std::ifstream in(deeptune::test::conformanceDir() + "/02-expected.cl", std::ios::binary);
+  std::string kernel((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(!kernel.empty());
+  if (kernel.back() == '\n') kernel.pop_back();
+  const std::string source = dir.file("memset.cl", kernel);
+  const std::string vocab = (dir.path / "vocab.json").string();
+
+  const auto derived = runCli("vocab derive '" + source + "' -o '" + vocab + "'");
+  REQUIRE(derived.exitCode == 0);
+  CHECK(derived.err.empty());
+
+  const auto result = runCli("tokenize '" + source + "' --vocab '" + vocab + "' --strict");
+  CHECK(result.exitCode == 0);
+  CHECK(result.out == kMemsetIds);
+  CHECK(result.err.empty());
+
+  const auto json = runCli("tokenize '" + source + "' --vocab '" + vocab + "' --json");
+  CHECK(json.exitCode == 0);
+  CHECK_THAT(json.out, StartsWith("{\"ids\":[14,1,24,1,10,") && Contains("],\"skipped\":0}"));
+}
+
+TEST_CASE("cli tokenize: unknown characters (strict error, skipped count)", "[cli][tokenize]") {
+  ScratchDir dir("deeptune-cli-tokenize-unknown");
+  const std::string vocab = dir.file("vocab.json", "[\"\\n\", \" \", \"a\", \"b\", \"int\"]");
+  const std::string source = dir.file("k.cl", "int a\nb @ a");
+
+  const auto strict = runCli("tokenize '" + source + "' --vocab '" + vocab + "' --strict");
+  CHECK(strict.exitCode == 2);
+  CHECK(strict.out.empty());
+  CHECK(lineCount(strict.err) == 1);
+  CHECK_THAT(strict.err, Contains(source + ":2:3") && Contains("'@'"));
+
+  const auto skipping = runCli("tokenize '" + source + "' --vocab '" + vocab + "'");
+  CHECK(skipping.exitCode == 0);
+  CHECK(skipping.out == "4 1 2 0 3 1 1 2\n");
+  CHECK(lineCount(skipping.err) == 1);
+  CHECK_THAT(skipping.err, Contains("skipped 1 character"));
+
+  const auto json = runCli("tokenize '" + source + "' --vocab '" + vocab + "' --json");
+  CHECK(json.exitCode == 0);
+  CHECK(json.out == "{\"ids\":[4,1,2,0,3,1,1,2],\"skipped\":1}\n");
+}
+
+TEST_CASE("cli tokenize: bad input exits 2 with one line naming the file", "[cli][tokenize]") {
+  ScratchDir dir("deeptune-cli-tokenize-bad");
+  const std::string vocab = dir.file("vocab.json", "[\"a\", \"b\"]");
+  const std::string source = dir.file("k.cl", "ab");
+  const std::string binary = dir.file("bin.cl", std::string("a\0b", 3));
+  const std::string badVocab = dir.file("bad.json", "{\"a\": 1}");
+  const std::string missing = (dir.path / "missing.cl").string();
+
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"tokenize '" + missing + "' --vocab '" + vocab + "'", missing},
+      {"tokenize '" + source + "' --vocab '" + missing + "'", missing},
+      {"tokenize '" + binary + "' --vocab '" + vocab + "'", binary},
+      {"tokenize '" + source + "' --vocab '" + badVocab + "'", badVocab},
+      {"tokenize '" + source + "'", "vocab"},
+      {"tokenize --vocab '" + vocab + "'", "file"},
+  };
+  for (const auto& [arguments, named] : cases) {
+    INFO(arguments);
+    const auto result = runCli(arguments);
+    CHECK(result.exitCode == 2);
+    CHECK(result.out.empty());
+    CHECK(lineCount(result.err) == 1);
+    CHECK_THAT(result.err, Contains(named));
+  }
+}
+
+TEST_CASE("cli tokenize: --help", "[cli][tokenize]") {
+  const auto result = runCli("tokenize --help");
+  CHECK(result.exitCode == 0);
+  CHECK_THAT(result.out, Contains("usage: deeptune tokenize") && Contains("--vocab") &&
+                             Contains("--strict") && Contains("--json"));
+}

@@ -1,0 +1,80 @@
+// deeptune vocab derive: derives a vocabulary from files or a CSV column and writes it as JSON.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "data/csv_reader.hpp"
+#include "tokenizer/vocabulary.hpp"
+#include "tools/deeptune/commands.hpp"
+
+namespace deeptune::cli {
+namespace {
+
+const char* kUsage =
+    "usage: deeptune vocab derive FILE... [-o VOCAB.json]\n"
+    "       deeptune vocab derive --csv FILE [--column src] [-o VOCAB.json]\n"
+    "\n"
+    "Joins the texts (the files, or every cell of the CSV column) with \"\\n\", splits them into\n"
+    "the paper's candidate atoms (maximal munch, else single characters) and writes the distinct\n"
+    "tokens, sorted by byte value, as a JSON array in index order (like vocab-128.json). Without\n"
+    "-o, or with -o -, the array goes to stdout. Input that is not text is an error (exit 2).";
+
+}  // namespace
+
+int runVocab(const Args& args) {
+  po::options_description options("options");
+  std::string action;
+  std::vector<std::string> files;
+  std::string csv;
+  std::string column;
+  std::string output;
+  options.add_options()("action", po::value(&action), "(positional) what to do: derive")(
+      "files", po::value(&files)->multitoken(), "(positional) text files to derive from")(
+      "csv", po::value(&csv), "derive from a column of this CSV file instead of files")(
+      "column", po::value(&column)->default_value("src"), "CSV column holding the texts")(
+      "output,o", po::value(&output)->default_value("-"), "vocabulary file to write (- = stdout)");
+  po::positional_options_description positional;
+  positional.add("action", 1).add("files", -1);
+  po::variables_map vm;
+  if (!parseOptions(args, kUsage, options, positional, vm)) return kExitOk;
+
+  if (action != "derive") {
+    throw UsageError(action.empty() ? "vocab: missing action (expected: derive)"
+                                    : "vocab: unknown action '" + action + "' (expected: derive)");
+  }
+  if (files.empty() == csv.empty()) {
+    throw UsageError("vocab derive: give either text files or --csv FILE (see --help)");
+  }
+  if (vm.count("column") && !vm["column"].defaulted() && csv.empty()) {
+    throw UsageError("vocab derive: --column needs --csv");
+  }
+
+  std::string corpus;
+  std::string name;
+  if (!csv.empty()) {
+    const data::CsvTable table = data::readCsv(csv);
+    const std::size_t index = table.column(column);
+    for (std::size_t row = 0; row < table.rows.size(); ++row) {
+      if (row > 0) corpus += '\n';
+      corpus += table.rows[row][index];  // readCsv has already rejected non-text
+    }
+    name = csv;
+  } else {
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      const std::string text = readFile(files[i]);
+      tokenizer::requireText(text, files[i]);
+      if (i > 0) corpus += '\n';
+      corpus += text;
+    }
+    name = files.size() == 1
+               ? files[0]
+               : files[0] + " and " + std::to_string(files.size() - 1) + " more file(s)";
+  }
+
+  const tokenizer::Vocabulary vocabulary = tokenizer::Vocabulary::derive(corpus, name);
+  const bool toStdout = output.empty() || output == "-";
+  writeOutput(output, vocabulary.toJson() + (toStdout ? "\n" : ""));
+  return kExitOk;
+}
+
+}  // namespace deeptune::cli
