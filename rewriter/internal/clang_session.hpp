@@ -1,0 +1,47 @@
+// Internal: one Clang compiler instance over an in-memory OpenCL source, with the shim PCH.
+#pragma once
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Frontend/CompilerInstance.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace deeptune::rewriter::internal {
+
+/// The first error Clang reported while parsing, with its presumed position.
+struct ClangError {
+  std::string file;
+  int line = 1;
+  int column = 1;
+  std::string message;
+  bool fatal = false;
+};
+
+/// Swallows warnings and remembers the first error (warnings and errors never abort a parse).
+class ErrorCollector : public clang::DiagnosticConsumer {
+ public:
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic& info) override;
+  const std::optional<ClangError>& firstError() const { return first_; }
+  bool sawFatal() const { return fatal_; }
+
+ private:
+  std::optional<ClangError> first_;
+  bool fatal_ = false;
+};
+
+/// Path of the precompiled shim header, built on first use (thread-safe) in the cache folder:
+/// $DEEPTUNE_CACHE_DIR, else $XDG_CACHE_HOME/deeptune, else $HOME/.cache/deeptune, else /tmp.
+/// Throws std::runtime_error if it cannot be built.
+const std::string& shimPchPath();
+
+/// A compiler instance parsing `source` as OpenCL C 1.2 under the name `fileName` (the name is
+/// used for diagnostics and relative #include lookups) with the shim PCH force-included.
+std::unique_ptr<clang::CompilerInstance> makeCompilerInstance(std::string_view source,
+                                                              const std::string& fileName,
+                                                              ErrorCollector& errors);
+
+}  // namespace deeptune::rewriter::internal

@@ -1,0 +1,39 @@
+// Internal: the two Clang passes of the normalizer and the text steps between them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rewriter/internal/clang_session.hpp"
+#include "rewriter/normalizer.hpp"
+
+namespace deeptune::rewriter::internal {
+
+/// Stage 2 output: the main file's preprocessed text without '#' lines, and for each of its
+/// lines (0-based) the line of the original file it came from (1-based).
+struct PreprocessedText {
+  std::string text;
+  std::vector<int> originalLine;
+};
+
+/// Runs the preprocessor with the shim. Throws RewriteError on a fatal error (missing include).
+PreprocessedText runPreprocessorPass(std::string_view source, const std::string& fileName);
+
+/// Stage 3 output: the renamed text plus what the AST showed about the file.
+struct RenamedText {
+  std::string text;
+  std::vector<KernelName> kernels;     ///< kernel definitions, in order
+  int functionDefinitions = 0;         ///< function definitions in the main file
+  int skippedLocations = 0;            ///< uses met inside macro expansions (left untouched)
+  std::optional<ClangError> firstError;
+};
+
+/// Parses `source` (already preprocessed) and renames functions and variables.
+RenamedText runRenamePass(std::string_view source, const std::string& fileName);
+
+/// The definition of function `name` in formatted text (from its line to its closing brace).
+std::optional<std::string> cutFunctionDefinition(std::string_view text, const std::string& name);
+
+}  // namespace deeptune::rewriter::internal

@@ -1,0 +1,126 @@
+// The normalizer pipeline of SPEC.md §1: input checks, then stages 2 to 7, and kernel extraction.
+#include "rewriter/normalizer.hpp"
+
+#include <algorithm>
+
+#include "data/text_check.hpp"
+#include "rewriter/internal/passes.hpp"
+#include "rewriter/rewrite_error.hpp"
+
+namespace deeptune::rewriter {
+namespace {
+
+using internal::RenamedText;
+
+void checkInput(std::string_view source, const std::string& fileName) {
+  if (source.size() > kMaxInputBytes) {
+    throw RewriteError(fileName, 1, 1,
+                       "input is " + std::to_string(source.size()) + " bytes, over the " +
+                           std::to_string(kMaxInputBytes >> 20) + " MiB limit");
+  }
+  if (const auto fault = data::findTextFault(source)) {
+    throw RewriteError(fileName, fault->line, fault->column, "not OpenCL text: " + fault->what);
+  }
+  if (source.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
+    throw RewriteError(fileName, 1, 1, "empty input: no OpenCL code to normalize");
+  }
+}
+
+int countLines(std::string_view text) {
+  return text.empty() ? 0 : static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+}
+
+/// Result of stages 2 to 7 on one text, and the kernels the rename pass found.
+struct Normalized {
+  std::string text;
+  std::vector<KernelName> kernels;
+};
+
+Normalized runPipeline(std::string_view source, const std::string& fileName) {
+  checkInput(source, fileName);
+  const internal::PreprocessedText preprocessed = internal::runPreprocessorPass(source, fileName);
+  RenamedText renamed = internal::runRenamePass(preprocessed.text, fileName);
+  if (renamed.functionDefinitions == 0) {
+    if (renamed.firstError) {
+      const internal::ClangError& error = *renamed.firstError;
+      const size_t index = static_cast<size_t>(std::max(error.line, 1) - 1);
+      const int line = index < preprocessed.originalLine.size() ? preprocessed.originalLine[index]
+                                                                : error.line;
+      throw RewriteError(fileName, line, error.column,
+                         error.message + " (no function definition left to normalize)");
+    }
+    throw RewriteError(fileName, 1, 1, "no function definition to normalize");
+  }
+  std::string text = formatSource(stripAttributes(renamed.text));
+  if (countLines(text) < 3) {
+    throw RewriteError(fileName, 1, 1, "no code: the normalized text has fewer than 3 lines");
+  }
+  return {prototypeOnOneLine(text), std::move(renamed.kernels)};
+}
+
+std::string kernelList(const std::vector<KernelName>& kernels) {
+  std::string list;
+  for (const KernelName& kernel : kernels) list += (list.empty() ? "" : ", ") + kernel.original;
+  return list.empty() ? "none" : list;
+}
+
+}  // namespace
+
+struct Normalizer::Impl {};
+
+Normalizer::Normalizer() : impl_(std::make_unique<Impl>()) {}
+Normalizer::~Normalizer() = default;
+
+std::string Normalizer::normalize(std::string_view source, const std::string& fileName) const {
+  return runPipeline(source, fileName).text;
+}
+
+std::vector<KernelName> Normalizer::kernels(std::string_view source,
+                                            const std::string& fileName) const {
+  checkInput(source, fileName);
+  const auto preprocessed = internal::runPreprocessorPass(source, fileName);
+  return internal::runRenamePass(preprocessed.text, fileName).kernels;
+}
+
+std::string Normalizer::extractKernel(std::string_view source, const std::string& fileName,
+                                      const std::string& kernel) const {
+  const Normalized whole = runPipeline(source, fileName);
+  const KernelName* chosen = nullptr;
+  if (kernel.empty()) {
+    if (whole.kernels.size() != 1) {
+      throw RewriteError(fileName, 1, 1,
+                         std::to_string(whole.kernels.size()) +
+                             " kernels in the file, choose one with --kernel: " +
+                             kernelList(whole.kernels));
+    }
+    chosen = &whole.kernels.front();
+  } else {
+    for (const KernelName& candidate : whole.kernels) {
+      if (candidate.original == kernel) chosen = &candidate;
+    }
+    if (!chosen) {
+      throw RewriteError(fileName, 1, 1,
+                         "no kernel named '" + kernel + "'; kernels: " + kernelList(whole.kernels));
+    }
+  }
+  const auto definition = internal::cutFunctionDefinition(whole.text, chosen->normalized);
+  if (!definition) {
+    throw RewriteError(fileName, 1, 1,
+                       "cannot find the definition of kernel '" + chosen->original +
+                           "' in the normalized text");
+  }
+  return runPipeline(*definition, fileName).text;
+}
+
+std::string Normalizer::preprocess(std::string_view source, const std::string& fileName) const {
+  checkInput(source, fileName);
+  return internal::runPreprocessorPass(source, fileName).text;
+}
+
+std::string Normalizer::renameIdentifiers(std::string_view source,
+                                          const std::string& fileName) const {
+  checkInput(source, fileName);
+  return internal::runRenamePass(source, fileName).text;
+}
+
+}  // namespace deeptune::rewriter

@@ -1,0 +1,63 @@
+// Normalizer: the OpenCL source normalizer of SPEC.md §1 (preprocess, rename, strip, format).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace deeptune::rewriter {
+
+/// Inputs larger than this are rejected (a kernel file is kilobytes; this guards memory and time).
+constexpr std::size_t kMaxInputBytes = 4u << 20;
+
+/// A kernel defined in a file: its name in the input and in the whole-file normalized text.
+struct KernelName {
+  std::string original;
+  std::string normalized;
+};
+
+/// Normalizes OpenCL C 1.2 sources in-process with Clang. Thread-compatible: use one instance
+/// per thread. The shim's precompiled header is built on first use and cached on disk (see
+/// rewriter/README.md). Every method throws RewriteError for input it cannot normalize.
+class Normalizer {
+ public:
+  Normalizer();
+  ~Normalizer();
+  Normalizer(const Normalizer&) = delete;
+  Normalizer& operator=(const Normalizer&) = delete;
+
+  /// The full pipeline on a whole file. `fileName` names the source in errors and is the base
+  /// for relative #include lookups. The result has no trailing newline.
+  std::string normalize(std::string_view source, const std::string& fileName) const;
+
+  /// Normalizes the file, cuts out one kernel and normalizes that alone (the paper's extracts).
+  /// An empty `kernel` selects the file's only kernel; otherwise an error lists the kernels.
+  std::string extractKernel(std::string_view source, const std::string& fileName,
+                            const std::string& kernel) const;
+
+  /// The kernels the file defines, in order.
+  std::vector<KernelName> kernels(std::string_view source, const std::string& fileName) const;
+
+  /// Stage 2 alone: preprocessed text with '#' lines dropped and 2016 builtin spellings.
+  std::string preprocess(std::string_view source, const std::string& fileName) const;
+
+  /// Stage 3 alone: identifiers renamed, layout untouched (input is not preprocessed again).
+  std::string renameIdentifiers(std::string_view source, const std::string& fileName) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Stage 4: removes every `__attribute__((...))` (balanced parentheses).
+std::string stripAttributes(std::string_view source);
+
+/// Stage 5: libFormat with the paper's style, then trims surrounding whitespace.
+std::string formatSource(std::string_view source);
+
+/// Stage 7: leading whitespace removed, whitespace runs up to the first '{' become one space.
+std::string prototypeOnOneLine(std::string_view source);
+
+}  // namespace deeptune::rewriter
