@@ -40,6 +40,7 @@ std::unique_ptr<clang::CompilerInstance> makeInstance(const std::vector<std::str
   clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argumentDiagnostics);
   auto instance = std::make_unique<clang::CompilerInstance>();
   instance->setInvocation(std::move(invocation));
+  instance->getDiagnosticOpts().ShowCarets = false;  // also silences "N errors generated."
   instance->createDiagnostics(&consumer, /*ShouldOwnClient=*/false);
   return instance;
 }

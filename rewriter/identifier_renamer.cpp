@@ -155,13 +155,21 @@ class RenameCollector : public clang::RecursiveASTVisitor<RenameCollector> {
 class RenameConsumer : public clang::ASTConsumer {
  public:
   RenameConsumer(RenamedText& result, std::vector<Edit>& edits) : result_(result), edits_(edits) {}
+
+  // Only the main file's declarations are visited: walking the whole translation unit would
+  // deserialize every libclc declaration of the PCH (most of the time of a run).
+  bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    topLevel_.insert(topLevel_.end(), group.begin(), group.end());
+    return true;
+  }
   void HandleTranslationUnit(clang::ASTContext& context) override {
     RenameCollector collector(context.getSourceManager(), result_);
-    collector.TraverseDecl(context.getTranslationUnitDecl());
+    for (clang::Decl* decl : topLevel_) collector.TraverseDecl(decl);
     edits_ = collector.edits();
   }
 
  private:
+  std::vector<clang::Decl*> topLevel_;
   RenamedText& result_;
   std::vector<Edit>& edits_;
 };

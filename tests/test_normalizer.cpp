@@ -1,0 +1,123 @@
+// Normalizer behaviour, one case per rule of SPEC.md §1: renaming, builtins, stripping, extraction.
+#include <catch2/catch.hpp>
+
+#include "rewriter/normalizer.hpp"
+#include "rewriter/rewrite_error.hpp"
+
+namespace {
+
+using deeptune::rewriter::Normalizer;
+using deeptune::rewriter::RewriteError;
+
+struct Case {
+  const char* what;
+  const char* before;
+  const char* after;
+};
+
+}  // namespace
+
+TEST_CASE("full normalization, table of {before, after}", "[rewriter]") {
+  const Case cases[] = {
+      {"functions in order of first declaration, prototypes included",
+       "void helper(int x);\n__kernel void k(__global int* out) {\n  out[0] = helper(1);\n}\n"
+       "void helper(int x) {\n  return;\n}\n",
+       // Stage 7 joins everything before the first '{' into one line, the prototype included.
+       "void A(int a); __kernel void B(__global int* b) {\n  b[0] = A(1);\n}\nvoid A(int a) {\n"
+       "  return;\n}"},
+      {"same spelling gets the same name in every function",
+       "void f(int n) {\n  n++;\n}\n__kernel void g(__global int* p, int n) {\n  p[n] = 0;\n}\n",
+       "void A(int a) {\n  a++;\n}\n__kernel void B(__global int* b, int a) {\n  b[a] = 0;\n}"},
+      {"reserved spellings do/if are skipped after z",
+       "__kernel void k(int v0, int v1, int v2, int v3, int v4, int v5, int v6, int v7, int v8,"
+       " int v9, int v10, int v11, int v12, int v13, int v14, int v15, int v16, int v17,"
+       " int v18, int v19, int v20, int v21, int v22, int v23, int v24, int v25, int v26,"
+       " int v27, int v28, int v29, int v30, int v31, int v32, int v33, int v34, int v35,"
+       " int v36, int v37, int v38, int v39, int v40, int v41) {\n  v41 = 0;\n}\n",
+       "__kernel void A(int a, int b, int c, int d, int e, int f, int g, int h, int i, int j,"
+       " int k, int l, int m, int n, int o, int p, int q, int r, int s, int t, int u, int v,"
+       " int w, int x, int y, int z, int aa, int ab, int ac, int ad, int ae, int af, int ag,"
+       " int ah, int ai, int aj, int ak, int al, int am, int an, int ao, int ap) {\n  ap = 0;\n}"},
+      {"struct tags, fields, typedef names and undeclared names are kept",
+       "typedef struct Point { float px; } Point;\n__kernel void k(__global Point* pts) {\n"
+       "  pts[0].px = UNDECLARED;\n}\n",
+       "typedef struct Point {\n  float px;\n} Point;\n__kernel void A(__global Point* a) {\n"
+       "  a[0].px = UNDECLARED;\n}"},
+      {"calls to undeclared functions keep their spelling",
+       "__kernel void k(__global float* out) {\n  out[0] = missing_helper(out[1]);\n}\n",
+       "__kernel void A(__global float* a) {\n  a[0] = missing_helper(a[1]);\n}"},
+      {"builtins spelled as the 2016 libclc did, fences as numbers",
+       "__kernel void k(__global float* x) {\n  x[0] = fabs(x[1]) + native_sqrt(x[2]) +"
+       " as_float(1u) + pow(x[3], 2.0f);\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+       "  barrier(CLK_GLOBAL_MEM_FENCE);\n}\n",
+       "__kernel void A(__global float* a) {\n  a[0] = __clc_fabs(a[1]) + sqrt(a[2]) +"
+       " __builtin_astype(1u, float) + __clc_pow(a[3], 2.0f);\n  barrier(1);\n  barrier(2);\n}"},
+      {"attributes stripped, comments and macros gone, layout reformatted",
+       "#define SCALE_BY(v) ((v) * 2)\n/* doc */ __kernel __attribute__((reqd_work_group_size(64, 1, 1)))"
+       " void k(__global int* a)\n{ // body\n    a[get_global_id(0)] = SCALE_BY(a[0]);\n}\n",
+       "__kernel void A(__global int* a) {\n  a[get_global_id(0)] = ((a[0]) * 2);\n}"},
+      {"shim type names and constants are defined",
+       "__kernel void k(__global DATA_TYPE* a) {\n  a[0] = BLOCK_SIZE;\n}\n",
+       "__kernel void A(__global float* a) {\n  a[0] = 64;\n}"},
+  };
+  const Normalizer normalizer;
+  for (const Case& c : cases) {
+    SECTION(c.what) { CHECK(normalizer.normalize(c.before, "case.cl") == c.after); }
+  }
+}
+
+TEST_CASE("normalization is idempotent and ignores names, comments and layout", "[rewriter]") {
+  const Normalizer normalizer;
+  const std::string first =
+      "// sum\n__kernel void add(__global const float* x, __global float* y) {\n"
+      "  int i = get_global_id(0);\n  y[i] += x[i];\n}\n";
+  const std::string second =
+      "__kernel   void plus( __global const float *in,__global float *out ){ int gid ="
+      " get_global_id(0); /* c */\n out[gid] += in[gid]; }";
+  const std::string normalized = normalizer.normalize(first, "first.cl");
+  CHECK(normalizer.normalize(second, "second.cl") == normalized);
+  CHECK(normalizer.normalize(normalized, "again.cl") == normalized);
+}
+
+TEST_CASE("kernel extraction reproduces the paper's single-kernel extracts", "[rewriter]") {
+  const Normalizer normalizer;
+  const std::string file =
+      "float square(float v) {\n  return v * v;\n}\n"
+      "__kernel void first(__global float* data) {\n  data[0] = square(data[0]);\n}\n"
+      "__kernel void second(__global float* in, __global float* out) {\n"
+      "  int id = get_global_id(0);\n  out[id] = square(in[id]) + 1.0f;\n}\n";
+  const auto kernels = normalizer.kernels(file, "two.cl");
+  REQUIRE(kernels.size() == 2);
+  CHECK(kernels[0].original == "first");
+  CHECK(kernels[0].normalized == "B");
+  CHECK(kernels[1].original == "second");
+  CHECK(kernels[1].normalized == "C");
+
+  // The kernel alone, renamed A, parameters from a, the helper's call kept as the whole-file
+  // pass spelled it (A).
+  CHECK(normalizer.extractKernel(file, "two.cl", "second") ==
+        "__kernel void A(__global float* a, __global float* b) {\n  int c = get_global_id(0);\n"
+        "  b[c] = A(a[c]) + 1.0f;\n}");
+  CHECK_THROWS_WITH(normalizer.extractKernel(file, "two.cl", ""),
+                    Catch::Contains("2 kernels") && Catch::Contains("first, second"));
+  CHECK_THROWS_WITH(normalizer.extractKernel(file, "two.cl", "third"),
+                    Catch::Contains("no kernel named 'third'") && Catch::Contains("first, second"));
+  const std::string single = "__kernel void only(__global int* a) {\n  a[0] = 1;\n}\n";
+  CHECK(normalizer.extractKernel(single, "one.cl", "") ==
+        "__kernel void A(__global int* a) {\n  a[0] = 1;\n}");
+}
+
+TEST_CASE("text stages on their own", "[rewriter]") {
+  using deeptune::rewriter::formatSource;
+  using deeptune::rewriter::prototypeOnOneLine;
+  using deeptune::rewriter::stripAttributes;
+  CHECK(stripAttributes("int __attribute__((aligned(16))) a;") == "int  a;");
+  CHECK(stripAttributes("__attribute__ ((a((b)))) x") == " x");
+  CHECK(stripAttributes("const char* s = \"__attribute__((x))\";") ==
+        "const char* s = \"__attribute__((x))\";");
+  CHECK(stripAttributes("my__attribute__((x))") == "my__attribute__((x))");
+  CHECK(formatSource("void f(){if(x)y();}") == "void f() {\n  if (x)\n    y();\n}");
+  CHECK(formatSource("  int  *  p ;\n\n\n") == "int* p;");
+  CHECK(prototypeOnOneLine("\n  __kernel\nvoid  A(int a,\n   int b)\n{\n  x;\n}") ==
+        "__kernel void A(int a, int b) {\n  x;\n}");
+}

@@ -1,0 +1,85 @@
+// Rewriter errors: every bad input of SPEC.md §1 gets a RewriteError naming file:line:col.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "rewriter/normalizer.hpp"
+#include "rewriter/rewrite_error.hpp"
+
+namespace {
+
+using deeptune::rewriter::Normalizer;
+using deeptune::rewriter::RewriteError;
+
+/// Normalizes `source` expecting a RewriteError; returns it for inspection.
+RewriteError rewriteError(const std::string& source) {
+  const Normalizer normalizer;
+  try {
+    normalizer.normalize(source, "bad.cl");
+  } catch (const RewriteError& error) {
+    return error;
+  }
+  FAIL("no RewriteError for: " << source.substr(0, 80));
+  throw;  // unreachable
+}
+
+}  // namespace
+
+TEST_CASE("empty and whitespace-only files are rejected", "[rewriter][errors]") {
+  for (const std::string source : {std::string(), std::string(" \n\t\n  ")}) {
+    const RewriteError error = rewriteError(source);
+    CHECK(error.file() == "bad.cl");
+    CHECK(std::string(error.what()) == "bad.cl:1:1: empty input: no OpenCL code to normalize");
+  }
+}
+
+TEST_CASE("binary input is rejected at the offending byte", "[rewriter][errors]") {
+  const RewriteError nul = rewriteError(std::string("__kernel void A() {\n  int a;\0\n}\n", 31));
+  CHECK(nul.line() == 2);
+  CHECK(nul.column() == 9);
+  CHECK_THAT(nul.what(), Catch::Contains("NUL"));
+  const RewriteError utf8 = rewriteError("__kernel void A() {\n\xff\n}\n");
+  CHECK(utf8.line() == 2);
+  CHECK(utf8.column() == 1);
+  CHECK_THAT(utf8.what(), Catch::Contains("UTF-8"));
+}
+
+TEST_CASE("an include of a missing file is rejected with Clang's message", "[rewriter][errors]") {
+  const RewriteError error =
+      rewriteError("\n#include \"no_such_header.h\"\n__kernel void A(__global int* a) {\n"
+                   "  a[0] = 1;\n}\n");
+  CHECK(error.line() == 2);
+  CHECK(error.column() == 10);
+  CHECK_THAT(error.what(), Catch::Contains("'no_such_header.h' file not found"));
+}
+
+TEST_CASE("no function definition to normalize", "[rewriter][errors]") {
+  SECTION("only declarations") {
+    const RewriteError error = rewriteError("int a;\nvoid f(int b);\n");
+    CHECK_THAT(error.what(), Catch::Contains("no function definition"));
+  }
+  SECTION("a syntax error that breaks every function") {
+    const RewriteError error = rewriteError("__kernel void A(__global int* a {\n  a[0] = 1;\n");
+    CHECK(error.line() == 1);
+    CHECK_THAT(error.what(), Catch::StartsWith("bad.cl:1:") &&
+                                 Catch::Contains("no function definition left"));
+  }
+}
+
+TEST_CASE("semantic errors do not fail normalization", "[rewriter][errors]") {
+  const Normalizer normalizer;
+  // Undeclared names, an implicit declaration and a call with the wrong arity all stay.
+  CHECK(normalizer.normalize("__kernel void k(__global int* a) {\n  a[0] = N + helper(1);\n"
+                             "  k(1, 2, 3);\n}\n",
+                             "semantic.cl") ==
+        "__kernel void A(__global int* a) {\n  a[0] = N + helper(1);\n  A(1, 2, 3);\n}");
+}
+
+TEST_CASE("input over the size limit is rejected", "[rewriter][errors]") {
+  std::string huge = "__kernel void A(__global int* a) {\n";
+  huge.append(deeptune::rewriter::kMaxInputBytes, ' ');
+  huge += "}\n";
+  const RewriteError error = rewriteError(huge);
+  CHECK_THAT(error.what(), Catch::StartsWith("bad.cl:1:1: input is") &&
+                               Catch::Contains("MiB limit"));
+}
