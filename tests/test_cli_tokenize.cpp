@@ -7,37 +7,17 @@
 #include <string>
 
 #include "tests/cli_runner.hpp"
+#include "tests/scratch_dir.hpp"
 #include "tests/test_paths.hpp"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
+using deeptune::test::lineCount;
 using deeptune::test::runCli;
+using deeptune::test::ScratchDir;
 
 namespace {
 
-/// A scratch folder for one test case, removed at the end of the scope.
-struct ScratchDir {
-  std::filesystem::path path;
-  explicit ScratchDir(const std::string& stem)
-      : path(std::filesystem::temp_directory_path() / (stem + "-" + std::to_string(::getpid()))) {
-    std::filesystem::create_directories(path);
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string file(const std::string& name, const std::string& content) const {
-    const std::string p = (path / name).string();
-    std::ofstream(p, std::ios::binary) << content;
-    return p;
-  }
-};
-
-size_t lineCount(const std::string& text) {
-  size_t lines = 0;
-  for (char c : text) lines += c == '\n';
-  return lines;
-}
 
 const char* kMemsetIds =
     "14 1 24 1 10 3 13 1 18 5 1 15 6 1 23 1 16 6 1 22 1 17 4 1 25 0 2 19 1 22 1 20 1 9 1 21 3 7 "

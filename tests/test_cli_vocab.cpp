@@ -8,38 +8,14 @@
 #include <string>
 
 #include "tests/cli_runner.hpp"
+#include "tests/scratch_dir.hpp"
 #include "tests/test_paths.hpp"
 
 using Catch::Matchers::Contains;
 using deeptune::test::readWholeFile;
+using deeptune::test::lineCount;
 using deeptune::test::runCli;
-
-namespace {
-
-struct ScratchDir {
-  std::filesystem::path path;
-  explicit ScratchDir(const std::string& stem)
-      : path(std::filesystem::temp_directory_path() / (stem + "-" + std::to_string(::getpid()))) {
-    std::filesystem::create_directories(path);
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string file(const std::string& name, const std::string& content) const {
-    const std::string p = (path / name).string();
-    std::ofstream(p, std::ios::binary) << content;
-    return p;
-  }
-};
-
-size_t lineCount(const std::string& text) {
-  size_t lines = 0;
-  for (char c : text) lines += c == '\n';
-  return lines;
-}
-
-}  // namespace
+using deeptune::test::ScratchDir;
 
 TEST_CASE("cli vocab derive --csv cgo17-amd.csv gives vocab-128.json", "[cli][vocab]") {
   ScratchDir dir("deeptune-cli-vocab");

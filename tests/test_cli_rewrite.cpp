@@ -1,0 +1,100 @@
+// End-to-end tests of `deeptune rewrite`: the built binary on conformance cases and bad input.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "tests/cli_runner.hpp"
+#include "tests/scratch_dir.hpp"
+#include "tests/test_paths.hpp"
+
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+using deeptune::test::lineCount;
+using deeptune::test::readWholeFile;
+using deeptune::test::runCli;
+using deeptune::test::ScratchDir;
+
+TEST_CASE("cli rewrite reproduces the full-pipeline conformance cases", "[cli][rewrite]") {
+  for (const std::string number : {"01", "02", "03", "04"}) {
+    const std::string dir = deeptune::test::conformanceDir();
+    const auto result = runCli("rewrite '" + dir + "/" + number + "-input.cl'");
+    INFO("case " << number << ": " << result.err);
+    REQUIRE(result.exitCode == 0);
+    std::string expected = readWholeFile(dir + "/" + number + "-expected.cl");
+    if (expected.empty() || expected.back() != '\n') expected += '\n';
+    CHECK(result.out == expected);
+    CHECK(result.err.empty());
+  }
+}
+
+TEST_CASE("cli rewrite --kernel extracts one kernel; -o writes the file", "[cli][rewrite]") {
+  ScratchDir dir("deeptune-cli-rewrite");
+  const std::string source = dir.file(
+      "two.cl",
+      "float twice(float v) { return 2 * v; }\n"
+      "__kernel void scale(__global float* x) { x[get_global_id(0)] = twice(x[0]); }\n"
+      "__kernel void zero(__global float* y, int n) { if (get_global_id(0) < n) y[0] = 0; }\n");
+  const std::string output = (dir.path / "zero.cl").string();
+  const auto result = runCli("rewrite '" + source + "' --kernel zero -o '" + output + "'");
+  REQUIRE(result.exitCode == 0);
+  CHECK(result.out.empty());
+  CHECK(readWholeFile(output) ==
+        "__kernel void A(__global float* a, int b) {\n  if (get_global_id(0) < b)\n"
+        "    a[0] = 0;\n}\n");
+
+  const auto ambiguous = runCli("rewrite '" + source + "' --kernel ''");
+  CHECK(ambiguous.exitCode == 2);
+  CHECK_THAT(ambiguous.err, Contains("scale, zero"));
+
+  const auto whole = runCli("rewrite '" + source + "'");
+  REQUIRE(whole.exitCode == 0);
+  CHECK_THAT(whole.out, StartsWith("float A(float a) {\n"));
+  CHECK_THAT(whole.out, Contains("__kernel void B(__global float* b) {"));
+  CHECK_THAT(whole.out, Contains("__kernel void C(__global float* c, int d) {"));
+}
+
+TEST_CASE("cli rewrite: bad input exits 2 with one line naming the file", "[cli][rewrite]") {
+  ScratchDir dir("deeptune-cli-rewrite-bad");
+  const std::string output = (dir.path / "out.cl").string();
+  struct BadInput {
+    const char* name;
+    std::string content;
+    const char* message;
+  };
+  const BadInput inputs[] = {
+      {"empty.cl", "", ":1:1: empty input"},
+      {"blank.cl", "  \n\n", ":1:1: empty input"},
+      {"binary.cl", std::string("__kernel\0void", 13), ":1:9: not OpenCL text: NUL byte"},
+      {"latin1.cl", "// caf\xe9\n__kernel void A() {}\n", ":1:7: not OpenCL text"},
+      {"include.cl", "#include \"gone.h\"\n__kernel void A() { int a; }\n",
+       ":1:10: 'gone.h' file not found"},
+      {"nofunction.cl", "__constant int table[2] = {1, 2};\n", "no function definition"},
+      {"syntax.cl", "__kernel void A(__global int* a {\n", ":1:"},
+      {"short.cl", "__kernel void A() {}\n", "no code"},
+  };
+  for (const BadInput& input : inputs) {
+    const std::string path = dir.file(input.name, input.content);
+    const auto result = runCli("rewrite '" + path + "' -o '" + output + "'");
+    INFO(input.name << ": " << result.err);
+    CHECK(result.exitCode == 2);
+    CHECK(lineCount(result.err) == 1);
+    CHECK_THAT(result.err, StartsWith("deeptune: " + path));
+    CHECK_THAT(result.err, Contains(input.message));
+    CHECK_FALSE(std::filesystem::exists(output));  // nothing half-written
+  }
+  const auto missing = runCli("rewrite '" + (dir.path / "absent.cl").string() + "'");
+  CHECK(missing.exitCode == 2);
+  CHECK_THAT(missing.err, Contains("absent.cl: cannot open file"));
+  const auto usage = runCli("rewrite");
+  CHECK(usage.exitCode == 2);
+  CHECK(lineCount(usage.err) == 1);
+}
+
+TEST_CASE("cli rewrite --help and deeptune --help describe the command", "[cli][rewrite]") {
+  const auto help = runCli("rewrite --help");
+  CHECK(help.exitCode == 0);
+  CHECK_THAT(help.out, Contains("--kernel"));
+  const auto top = runCli("--help");
+  CHECK(top.exitCode == 0);
+  CHECK_THAT(top.out, Contains("rewrite") && Contains("tokenize") && Contains("vocab"));
+}
