@@ -1,10 +1,13 @@
 // Rewriter errors: every bad input of SPEC.md §1 gets a RewriteError naming file:line:col.
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <string>
 
+#include "data/datasets.hpp"
 #include "rewriter/normalizer.hpp"
 #include "rewriter/rewrite_error.hpp"
+#include "tests/test_paths.hpp"
 
 namespace {
 
@@ -82,4 +85,36 @@ TEST_CASE("input over the size limit is rejected", "[rewriter][errors]") {
   const RewriteError error = rewriteError(huge);
   CHECK_THAT(error.what(), Catch::StartsWith("bad.cl:1:1: input is") &&
                                Catch::Contains("MiB limit"));
+}
+
+TEST_CASE("mutated paper kernels never crash the rewriter", "[rewriter][errors]") {
+  // Truncations and random ASCII insertions: each must give text or a RewriteError, nothing else.
+  const auto rows =
+      deeptune::data::readDevmapCsv(deeptune::test::paperDataDir() + "/cgo17-amd.csv");
+  const Normalizer normalizer;
+  std::mt19937 random(2017);
+  const std::string alphabet = "(){}[];,#\"'/*\\ \nAa0_";
+  int normalized = 0;
+  int rejected = 0;
+  for (int trial = 0; trial < 240; ++trial) {
+    std::string source = rows[random() % rows.size()].src;
+    if (trial % 2 == 0) {
+      source.resize(random() % (source.size() + 1));
+    } else {
+      for (int edit = 0; edit < 4; ++edit) {
+        source.insert(source.begin() + random() % (source.size() + 1),
+                      alphabet[random() % alphabet.size()]);
+      }
+    }
+    try {
+      normalizer.normalize(source, "mutant.cl");
+      ++normalized;
+    } catch (const RewriteError& error) {
+      CHECK_THAT(error.what(), Catch::StartsWith("mutant.cl:"));
+      ++rejected;
+    }
+  }
+  CHECK(normalized + rejected == 240);
+  CHECK(normalized > 0);
+  CHECK(rejected > 0);
 }
