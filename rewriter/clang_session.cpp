@@ -25,12 +25,19 @@ namespace {
 namespace fs = std::filesystem;
 
 std::vector<std::string> baseArguments() {
-  return {"-triple", "spir64-unknown-unknown", "-cl-std=CL1.2", "-isystem",
-          DEEPTUNE_LIBCLC_INCLUDE_DIR, "-w", "-ferror-limit", "0"};
+  return {"-triple",
+          "spir64-unknown-unknown",
+          "-cl-std=CL1.2",
+          "-isystem",
+          DEEPTUNE_LIBCLC_INCLUDE_DIR,
+          "-w",
+          "-ferror-limit",
+          "0"};
 }
 
 std::unique_ptr<clang::CompilerInstance> makeInstance(const std::vector<std::string>& arguments,
-                                                      clang::DiagnosticConsumer& consumer) {
+                                                      clang::DiagnosticConsumer& consumer,
+                                                      ClangResources* resources = nullptr) {
   std::vector<const char*> argv;
   for (const auto& argument : arguments) argv.push_back(argument.c_str());
   auto invocation = std::make_shared<clang::CompilerInvocation>();
@@ -38,8 +45,11 @@ std::unique_ptr<clang::CompilerInstance> makeInstance(const std::vector<std::str
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> options(new clang::DiagnosticOptions());
   clang::DiagnosticsEngine argumentDiagnostics(ids, options, &consumer, false);
   clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argumentDiagnostics);
-  auto instance = std::make_unique<clang::CompilerInstance>();
+  auto instance =
+      std::make_unique<clang::CompilerInstance>(std::make_shared<clang::PCHContainerOperations>(),
+                                                resources ? &resources->moduleCache() : nullptr);
   instance->setInvocation(std::move(invocation));
+  if (resources) instance->setFileManager(&resources->files());
   instance->getDiagnosticOpts().ShowCarets = false;  // also silences "N errors generated."
   instance->createDiagnostics(&consumer, /*ShouldOwnClient=*/false);
   return instance;
@@ -121,6 +131,10 @@ void ErrorCollector::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
   first_ = std::move(error);
 }
 
+ClangResources::ClangResources()
+    : files_(new clang::FileManager(clang::FileSystemOptions())),
+      moduleCache_(new clang::InMemoryModuleCache()) {}
+
 const std::string& shimPchPath() {
   static const std::string path = buildShimPch();
   return path;
@@ -128,14 +142,19 @@ const std::string& shimPchPath() {
 
 std::unique_ptr<clang::CompilerInstance> makeCompilerInstance(std::string_view source,
                                                               const std::string& fileName,
-                                                              ErrorCollector& errors) {
+                                                              ErrorCollector& errors,
+                                                              ClangResources& resources) {
   std::vector<std::string> arguments = baseArguments();
   arguments.insert(arguments.end(), {"-x", "cl", "-include-pch", shimPchPath(), fileName});
-  auto instance = makeInstance(arguments, errors);
+  auto instance = makeInstance(arguments, errors, &resources);
+  // The PCH's file name already changes with the shim, Clang and libclc (pchKey), so skip
+  // re-validating its inputs (a stat of every libclc header per parse).
+  instance->getPreprocessorOpts().DisablePCHOrModuleValidation =
+      clang::DisableValidationForModuleKind::PCH;
   instance->getPreprocessorOpts().addRemappedFile(
-      fileName, llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source.data(), source.size()),
-                                                     fileName)
-                    .release());
+      fileName,
+      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source.data(), source.size()), fileName)
+          .release());
   return instance;
 }
 

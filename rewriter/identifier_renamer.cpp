@@ -113,7 +113,8 @@ class RenameCollector : public clang::RecursiveASTVisitor<RenameCollector> {
       const NameTable& table = occurrence.isFunction ? functions_ : variables_;
       const std::string* renamed = table.find(occurrence.name);
       if (renamed && *renamed != occurrence.name) {
-        edits.push_back({occurrence.offset, static_cast<unsigned>(occurrence.name.size()), *renamed});
+        edits.push_back(
+            {occurrence.offset, static_cast<unsigned>(occurrence.name.size()), *renamed});
       }
     }
     return edits;
@@ -207,11 +208,12 @@ std::string applyEdits(std::string_view source, std::vector<Edit> edits) {
 
 }  // namespace
 
-RenamedText runRenamePass(std::string_view source, const std::string& fileName) {
+RenamedText runRenamePass(std::string_view source, const std::string& fileName,
+                          ClangResources& resources) {
   RenamedText result;
   std::vector<Edit> edits;
   ErrorCollector errors;
-  auto instance = makeCompilerInstance(source, fileName, errors);
+  auto instance = makeCompilerInstance(source, fileName, errors, resources);
   RenameAction action(result, edits);
   instance->ExecuteAction(action);
   result.firstError = errors.firstError();

@@ -37,7 +37,8 @@ std::optional<std::string> cutFunctionDefinition(std::string_view text, const st
     const size_t lineEnd = std::min(text.find('\n', lineStart), text.size());
     const std::string_view line = text.substr(lineStart, lineEnd - lineStart);
     const bool topLevel = !line.empty() && !std::isspace(static_cast<unsigned char>(line[0]));
-    for (size_t at = line.find(name); topLevel && at != std::string_view::npos; at = line.find(name, at + 1)) {
+    for (size_t at = line.find(name); topLevel && at != std::string_view::npos;
+         at = line.find(name, at + 1)) {
       const size_t after = at + name.size();
       if ((at > 0 && isIdentifierChar(line[at - 1])) || after >= line.size() ||
           line[after] != '(') {

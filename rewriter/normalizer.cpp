@@ -36,16 +36,18 @@ struct Normalized {
   std::vector<KernelName> kernels;
 };
 
-Normalized runPipeline(std::string_view source, const std::string& fileName) {
+Normalized runPipeline(std::string_view source, const std::string& fileName,
+                       internal::ClangResources& resources) {
   checkInput(source, fileName);
-  const internal::PreprocessedText preprocessed = internal::runPreprocessorPass(source, fileName);
-  RenamedText renamed = internal::runRenamePass(preprocessed.text, fileName);
+  const internal::PreprocessedText preprocessed =
+      internal::runPreprocessorPass(source, fileName, resources);
+  RenamedText renamed = internal::runRenamePass(preprocessed.text, fileName, resources);
   if (renamed.functionDefinitions == 0) {
     if (renamed.firstError) {
       const internal::ClangError& error = *renamed.firstError;
       const size_t index = static_cast<size_t>(std::max(error.line, 1) - 1);
-      const int line = index < preprocessed.originalLine.size() ? preprocessed.originalLine[index]
-                                                                : error.line;
+      const int line =
+          index < preprocessed.originalLine.size() ? preprocessed.originalLine[index] : error.line;
       throw RewriteError(fileName, line, error.column,
                          error.message + " (no function definition left to normalize)");
     }
@@ -66,32 +68,34 @@ std::string kernelList(const std::vector<KernelName>& kernels) {
 
 }  // namespace
 
-struct Normalizer::Impl {};
+struct Normalizer::Impl {
+  internal::ClangResources resources;
+};
 
 Normalizer::Normalizer() : impl_(std::make_unique<Impl>()) {}
 Normalizer::~Normalizer() = default;
 
 std::string Normalizer::normalize(std::string_view source, const std::string& fileName) const {
-  return runPipeline(source, fileName).text;
+  return runPipeline(source, fileName, impl_->resources).text;
 }
 
 std::vector<KernelName> Normalizer::kernels(std::string_view source,
                                             const std::string& fileName) const {
   checkInput(source, fileName);
-  const auto preprocessed = internal::runPreprocessorPass(source, fileName);
-  return internal::runRenamePass(preprocessed.text, fileName).kernels;
+  const auto preprocessed = internal::runPreprocessorPass(source, fileName, impl_->resources);
+  return internal::runRenamePass(preprocessed.text, fileName, impl_->resources).kernels;
 }
 
 std::string Normalizer::extractKernel(std::string_view source, const std::string& fileName,
                                       const std::string& kernel) const {
-  const Normalized whole = runPipeline(source, fileName);
+  const Normalized whole = runPipeline(source, fileName, impl_->resources);
   const KernelName* chosen = nullptr;
   if (kernel.empty()) {
     if (whole.kernels.size() != 1) {
-      throw RewriteError(fileName, 1, 1,
-                         std::to_string(whole.kernels.size()) +
-                             " kernels in the file, choose one with --kernel: " +
-                             kernelList(whole.kernels));
+      throw RewriteError(
+          fileName, 1, 1,
+          std::to_string(whole.kernels.size()) +
+              " kernels in the file, choose one with --kernel: " + kernelList(whole.kernels));
     }
     chosen = &whole.kernels.front();
   } else {
@@ -105,22 +109,22 @@ std::string Normalizer::extractKernel(std::string_view source, const std::string
   }
   const auto definition = internal::cutFunctionDefinition(whole.text, chosen->normalized);
   if (!definition) {
-    throw RewriteError(fileName, 1, 1,
-                       "cannot find the definition of kernel '" + chosen->original +
-                           "' in the normalized text");
+    throw RewriteError(
+        fileName, 1, 1,
+        "cannot find the definition of kernel '" + chosen->original + "' in the normalized text");
   }
-  return runPipeline(*definition, fileName).text;
+  return runPipeline(*definition, fileName, impl_->resources).text;
 }
 
 std::string Normalizer::preprocess(std::string_view source, const std::string& fileName) const {
   checkInput(source, fileName);
-  return internal::runPreprocessorPass(source, fileName).text;
+  return internal::runPreprocessorPass(source, fileName, impl_->resources).text;
 }
 
 std::string Normalizer::renameIdentifiers(std::string_view source,
                                           const std::string& fileName) const {
   checkInput(source, fileName);
-  return internal::runRenamePass(source, fileName).text;
+  return internal::runRenamePass(source, fileName, impl_->resources).text;
 }
 
 }  // namespace deeptune::rewriter

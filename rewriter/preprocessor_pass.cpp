@@ -52,14 +52,16 @@ int markerLineFor(std::string_view line, const std::string& fileName) {
 
 }  // namespace
 
-PreprocessedText runPreprocessorPass(std::string_view source, const std::string& fileName) {
+PreprocessedText runPreprocessorPass(std::string_view source, const std::string& fileName,
+                                     ClangResources& resources) {
   ErrorCollector errors;
-  auto instance = makeCompilerInstance(source, fileName, errors);
+  auto instance = makeCompilerInstance(source, fileName, errors, resources);
   std::string printed;
   PrintWithPchAction action(printed);
   const bool ran = instance->ExecuteAction(action);
   if (errors.sawFatal() || !ran) {
-    const ClangError error = errors.firstError().value_or(ClangError{fileName, 1, 1, "cannot preprocess", true});
+    const ClangError error =
+        errors.firstError().value_or(ClangError{fileName, 1, 1, "cannot preprocess", true});
     throw RewriteError(fileName, error.line, error.column, error.message);
   }
   // Keep every line that does not start with '#'; line markers tell the original line numbers.

@@ -10,8 +10,8 @@ namespace deeptune::rewriter {
 class RewriteError : public std::runtime_error {
  public:
   RewriteError(std::string file, int line, int column, std::string message)
-      : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                           ": " + message),
+      : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
+                           message),
         file_(std::move(file)),
         line_(line),
         column_(column),

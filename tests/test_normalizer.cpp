@@ -3,6 +3,8 @@
 
 #include "rewriter/normalizer.hpp"
 #include "rewriter/rewrite_error.hpp"
+#include "tests/cli_runner.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace {
 
@@ -120,4 +122,33 @@ TEST_CASE("text stages on their own", "[rewriter]") {
   CHECK(formatSource("  int  *  p ;\n\n\n") == "int* p;");
   CHECK(prototypeOnOneLine("\n  __kernel\nvoid  A(int a,\n   int b)\n{\n  x;\n}") ==
         "__kernel void A(int a, int b) {\n  x;\n}");
+}
+
+TEST_CASE("one normalizer handles many sources under the same name", "[rewriter]") {
+  // The normalizer caches file lookups between parses; the main file's content must never be
+  // taken from an earlier call.
+  const Normalizer normalizer;
+  const std::string longer =
+      "__kernel void k(__global int* a, int n) {\n  for (int i = 0; i < n; i++)\n"
+      "    a[i] = i * 2;\n}\n";
+  const std::string shorter = "__kernel void k(__global int* a) {\n  a[0] = 7;\n}\n";
+  for (int round = 0; round < 2; ++round) {
+    CHECK(normalizer.normalize(longer, "same.cl") ==
+          "__kernel void A(__global int* a, int b) {\n  for (int c = 0; c < b; c++)\n"
+          "    a[c] = c * 2;\n}");
+    CHECK(normalizer.normalize(shorter, "same.cl") ==
+          "__kernel void A(__global int* a) {\n  a[0] = 7;\n}");
+  }
+}
+
+TEST_CASE("relative includes are found beside the named file", "[rewriter]") {
+  deeptune::test::ScratchDir dir("deeptune-rewriter-include");
+  dir.file("scale.h", "#define SCALE 3\nfloat scaled(float v) { return SCALE * v; }\n");
+  const std::string path =
+      dir.file("main.cl", "#include \"scale.h\"\n__kernel void k(__global float* x) {\n"
+                          "  x[0] = scaled(x[0]);\n}\n");
+  const Normalizer normalizer;
+  CHECK(normalizer.normalize(deeptune::test::readWholeFile(path), path) ==
+        "float A(float a) {\n  return 3 * a;\n}\n__kernel void B(__global float* b) {\n"
+        "  b[0] = A(b[0]);\n}");
 }

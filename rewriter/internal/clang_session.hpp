@@ -2,7 +2,9 @@
 #pragma once
 
 #include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/FileManager.h>
 #include <clang/Frontend/CompilerInstance.h>
+#include <clang/Serialization/InMemoryModuleCache.h>
 
 #include <memory>
 #include <optional>
@@ -38,10 +40,25 @@ class ErrorCollector : public clang::DiagnosticConsumer {
 /// Throws std::runtime_error if it cannot be built.
 const std::string& shimPchPath();
 
+/// Clang state that parses of one thread share: file-system lookups (a stat cache: the PCH lists
+/// ~300 libclc headers) and the loaded PCH buffer. Not thread-safe; one per Normalizer.
+/// Included files are looked up once per instance: edits to them during its life go unseen.
+class ClangResources {
+ public:
+  ClangResources();
+  clang::FileManager& files() { return *files_; }
+  clang::InMemoryModuleCache& moduleCache() { return *moduleCache_; }
+
+ private:
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files_;
+  llvm::IntrusiveRefCntPtr<clang::InMemoryModuleCache> moduleCache_;
+};
+
 /// A compiler instance parsing `source` as OpenCL C 1.2 under the name `fileName` (the name is
 /// used for diagnostics and relative #include lookups) with the shim PCH force-included.
 std::unique_ptr<clang::CompilerInstance> makeCompilerInstance(std::string_view source,
                                                               const std::string& fileName,
-                                                              ErrorCollector& errors);
+                                                              ErrorCollector& errors,
+                                                              ClangResources& resources);
 
 }  // namespace deeptune::rewriter::internal

@@ -19,19 +19,21 @@ struct PreprocessedText {
 };
 
 /// Runs the preprocessor with the shim. Throws RewriteError on a fatal error (missing include).
-PreprocessedText runPreprocessorPass(std::string_view source, const std::string& fileName);
+PreprocessedText runPreprocessorPass(std::string_view source, const std::string& fileName,
+                                     ClangResources& resources);
 
 /// Stage 3 output: the renamed text plus what the AST showed about the file.
 struct RenamedText {
   std::string text;
-  std::vector<KernelName> kernels;     ///< kernel definitions, in order
-  int functionDefinitions = 0;         ///< function definitions in the main file
-  int skippedLocations = 0;            ///< uses met inside macro expansions (left untouched)
+  std::vector<KernelName> kernels;  ///< kernel definitions, in order
+  int functionDefinitions = 0;      ///< function definitions in the main file
+  int skippedLocations = 0;         ///< uses met inside macro expansions (left untouched)
   std::optional<ClangError> firstError;
 };
 
 /// Parses `source` (already preprocessed) and renames functions and variables.
-RenamedText runRenamePass(std::string_view source, const std::string& fileName);
+RenamedText runRenamePass(std::string_view source, const std::string& fileName,
+                          ClangResources& resources);
 
 /// The definition of function `name` in formatted text (from its line to its closing brace).
 std::optional<std::string> cutFunctionDefinition(std::string_view text, const std::string& name);
