@@ -29,10 +29,10 @@ inline std::string readWholeFile(const std::string& path) {
 /// Runs `deeptune <arguments>` through the shell (arguments are shell words, quote as needed).
 inline CliResult runCli(const std::string& arguments) {
   static int counter = 0;
-  const std::string stem = "/tmp/deeptune-cli-test-" + std::to_string(::getpid()) + "-" +
-                           std::to_string(counter++);
-  const std::string command = "'" + cliPath() + "' " + arguments + " >" + stem + ".out 2>" +
-                              stem + ".err";
+  const std::string stem =
+      "/tmp/deeptune-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  const std::string command =
+      "'" + cliPath() + "' " + arguments + " >" + stem + ".out 2>" + stem + ".err";
   const int status = std::system(command.c_str());
   CliResult result;
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -18,7 +18,6 @@ using deeptune::test::ScratchDir;
 
 namespace {
 
-
 const char* kMemsetIds =
     "14 1 24 1 10 3 13 1 18 5 1 15 6 1 23 1 16 6 1 22 1 17 4 1 25 0 2 19 1 22 1 20 1 9 1 21 3 7 "
     "4 8 0 2 15 11 20 12 1 9 1 16 8 0 26\n";

@@ -12,8 +12,8 @@
 #include "tests/test_paths.hpp"
 
 using Catch::Matchers::Contains;
-using deeptune::test::readWholeFile;
 using deeptune::test::lineCount;
+using deeptune::test::readWholeFile;
 using deeptune::test::runCli;
 using deeptune::test::ScratchDir;
 

@@ -10,7 +10,8 @@
 #include "tests/test_paths.hpp"
 
 TEST_CASE("every distinct paper kernel is a fixed point of the normalizer", "[rewriter][paper]") {
-  const auto rows = deeptune::data::readDevmapCsv(deeptune::test::paperDataDir() + "/cgo17-amd.csv");
+  const auto rows =
+      deeptune::data::readDevmapCsv(deeptune::test::paperDataDir() + "/cgo17-amd.csv");
   // Documented exceptions. Both kernels hold one statement longer than the 500-column limit;
   // clang-format 14 breaks it at a different operator than the paper's clang-format 3.9 did
   // (a change in libFormat's line-breaking penalties, not in our pipeline).

@@ -55,7 +55,8 @@ TEST_CASE("full normalization, table of {before, after}", "[rewriter]") {
        "__kernel void A(__global float* a) {\n  a[0] = __clc_fabs(a[1]) + sqrt(a[2]) +"
        " __builtin_astype(1u, float) + __clc_pow(a[3], 2.0f);\n  barrier(1);\n  barrier(2);\n}"},
       {"attributes stripped, comments and macros gone, layout reformatted",
-       "#define SCALE_BY(v) ((v) * 2)\n/* doc */ __kernel __attribute__((reqd_work_group_size(64, 1, 1)))"
+       "#define SCALE_BY(v) ((v) * 2)\n/* doc */ __kernel __attribute__((reqd_work_group_size(64, "
+       "1, 1)))"
        " void k(__global int* a)\n{ // body\n    a[get_global_id(0)] = SCALE_BY(a[0]);\n}\n",
        "__kernel void A(__global int* a) {\n  a[get_global_id(0)] = ((a[0]) * 2);\n}"},
       {"shim type names and constants are defined",
@@ -144,9 +145,9 @@ TEST_CASE("one normalizer handles many sources under the same name", "[rewriter]
 TEST_CASE("relative includes are found beside the named file", "[rewriter]") {
   deeptune::test::ScratchDir dir("deeptune-rewriter-include");
   dir.file("scale.h", "#define SCALE 3\nfloat scaled(float v) { return SCALE * v; }\n");
-  const std::string path =
-      dir.file("main.cl", "#include \"scale.h\"\n__kernel void k(__global float* x) {\n"
-                          "  x[0] = scaled(x[0]);\n}\n");
+  const std::string path = dir.file("main.cl",
+                                    "#include \"scale.h\"\n__kernel void k(__global float* x) {\n"
+                                    "  x[0] = scaled(x[0]);\n}\n");
   const Normalizer normalizer;
   CHECK(normalizer.normalize(deeptune::test::readWholeFile(path), path) ==
         "float A(float a) {\n  return 3 * a;\n}\n__kernel void B(__global float* b) {\n"

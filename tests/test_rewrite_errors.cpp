@@ -48,9 +48,9 @@ TEST_CASE("binary input is rejected at the offending byte", "[rewriter][errors]"
 }
 
 TEST_CASE("an include of a missing file is rejected with Clang's message", "[rewriter][errors]") {
-  const RewriteError error =
-      rewriteError("\n#include \"no_such_header.h\"\n__kernel void A(__global int* a) {\n"
-                   "  a[0] = 1;\n}\n");
+  const RewriteError error = rewriteError(
+      "\n#include \"no_such_header.h\"\n__kernel void A(__global int* a) {\n"
+      "  a[0] = 1;\n}\n");
   CHECK(error.line() == 2);
   CHECK(error.column() == 10);
   CHECK_THAT(error.what(), Catch::Contains("'no_such_header.h' file not found"));
@@ -64,8 +64,8 @@ TEST_CASE("no function definition to normalize", "[rewriter][errors]") {
   SECTION("a syntax error that breaks every function") {
     const RewriteError error = rewriteError("__kernel void A(__global int* a {\n  a[0] = 1;\n");
     CHECK(error.line() == 1);
-    CHECK_THAT(error.what(), Catch::StartsWith("bad.cl:1:") &&
-                                 Catch::Contains("no function definition left"));
+    CHECK_THAT(error.what(),
+               Catch::StartsWith("bad.cl:1:") && Catch::Contains("no function definition left"));
   }
 }
 
@@ -83,8 +83,8 @@ TEST_CASE("input over the size limit is rejected", "[rewriter][errors]") {
   huge.append(deeptune::rewriter::kMaxInputBytes, ' ');
   huge += "}\n";
   const RewriteError error = rewriteError(huge);
-  CHECK_THAT(error.what(), Catch::StartsWith("bad.cl:1:1: input is") &&
-                               Catch::Contains("MiB limit"));
+  CHECK_THAT(error.what(),
+             Catch::StartsWith("bad.cl:1:1: input is") && Catch::Contains("MiB limit"));
 }
 
 TEST_CASE("mutated paper kernels never crash the rewriter", "[rewriter][errors]") {

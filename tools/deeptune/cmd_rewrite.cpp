@@ -7,23 +7,25 @@ namespace deeptune::cli {
 int runRewrite(const Args& args) {
   po::options_description options("rewrite options");
   std::string input, kernel, output;
-  options.add_options()
-      ("file", po::value(&input)->required(), "OpenCL source file to normalize")
-      ("kernel,k", po::value(&kernel), "extract this kernel (normalized alone, as the paper's data)")
-      ("output,o", po::value(&output)->default_value("-"), "output file ('-' = stdout)");
+  options.add_options()("file", po::value(&input)->required(), "OpenCL source file to normalize")(
+      "kernel,k", po::value(&kernel),
+      "extract this kernel (normalized alone, as the paper's data)")(
+      "output,o", po::value(&output)->default_value("-"), "output file ('-' = stdout)");
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
-  if (!parseOptions(args, "usage: deeptune rewrite FILE [--kernel NAME] [-o OUT]\n\n"
-                          "Normalizes OpenCL source: preprocess, rename identifiers, strip\n"
-                          "attributes, format. Without --kernel the whole file is normalized.",
+  if (!parseOptions(args,
+                    "usage: deeptune rewrite FILE [--kernel NAME] [-o OUT]\n\n"
+                    "Normalizes OpenCL source: preprocess, rename identifiers, strip\n"
+                    "attributes, format. Without --kernel the whole file is normalized.",
                     options, positional, vm)) {
     return kExitOk;
   }
   const std::string source = readFile(input);
   rewriter::Normalizer normalizer;
-  const std::string normalized = vm.count("kernel") ? normalizer.extractKernel(source, input, kernel)
-                                                    : normalizer.normalize(source, input);
+  const std::string normalized = vm.count("kernel")
+                                     ? normalizer.extractKernel(source, input, kernel)
+                                     : normalizer.normalize(source, input);
   writeOutput(output, normalized + "\n");
   return kExitOk;
 }
