@@ -1,0 +1,181 @@
+// Cross-validation of device-mapping predictors: fold joins, grouped folds and the (threaded)
+// runner.
+#include "model/cross_validation.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <map>
+#include <random>
+#include <thread>
+#include <unordered_map>
+
+#include "model/model_error.hpp"
+
+namespace deeptune::model {
+
+std::vector<int> foldOfRows(const std::vector<data::DevmapRow>& rows,
+                            const std::vector<data::FoldRow>& folds) {
+  std::unordered_map<int, size_t> rowOfIndex;
+  for (size_t i = 0; i < rows.size(); ++i) rowOfIndex.emplace(rows[i].index, i);
+
+  std::vector<int> result(rows.size(), -1);
+  for (size_t f = 0; f < folds.size(); ++f) {
+    const data::FoldRow& entry = folds[f];
+    const std::string where =
+        "folds row " + std::to_string(f + 1) + " (index " + std::to_string(entry.index) + ")";
+    const auto found = rowOfIndex.find(entry.index);
+    if (found == rowOfIndex.end()) throw ModelError(where + ": no data row has this index");
+    const data::DevmapRow& row = rows[found->second];
+    if (entry.benchmark != row.benchmark || entry.dataset != row.dataset) {
+      throw ModelError(where + ": names " + entry.benchmark + " / " + entry.dataset +
+                       " but the data row is " + row.benchmark + " / " + row.dataset);
+    }
+    if (result[found->second] >= 0) throw ModelError(where + ": index given twice");
+    if (entry.fold < 0) throw ModelError(where + ": negative fold");
+    result[found->second] = entry.fold;
+  }
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (result[i] < 0) {
+      throw ModelError("folds: no entry for data row index " + std::to_string(rows[i].index) +
+                       " (" + rows[i].benchmark + " / " + rows[i].dataset + ")");
+    }
+  }
+  return result;
+}
+
+namespace {
+
+/// Checks one fold's predictions and stores them into `out`.
+void storePredictions(int fold, const std::vector<size_t>& testRows,
+                      const std::vector<std::string>& predicted, std::vector<std::string>& out) {
+  if (predicted.size() != testRows.size()) {
+    throw ModelError("fold " + std::to_string(fold) + ": predictor returned " +
+                     std::to_string(predicted.size()) + " labels for " +
+                     std::to_string(testRows.size()) + " test rows");
+  }
+  for (size_t i = 0; i < testRows.size(); ++i) {
+    if (predicted[i] != "CPU" && predicted[i] != "GPU") {
+      throw ModelError("fold " + std::to_string(fold) + ": predictor returned label '" +
+                       predicted[i] + "' (expected CPU or GPU)");
+    }
+    out[testRows[i]] = predicted[i];
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> crossValidate(size_t rowCount, const std::vector<int>& foldOfRow,
+                                       const DevmapPredictor& predictor, int workers) {
+  if (foldOfRow.size() != rowCount) {
+    throw ModelError("cross-validation: " + std::to_string(foldOfRow.size()) +
+                     " fold numbers for " + std::to_string(rowCount) + " rows");
+  }
+  if (workers < 1) throw ModelError("cross-validation: workers must be >= 1");
+  std::map<int, std::vector<size_t>> testOfFold;
+  for (size_t i = 0; i < rowCount; ++i) {
+    if (foldOfRow[i] < 0)
+      throw ModelError("cross-validation: row " + std::to_string(i) + " has a negative fold");
+    testOfFold[foldOfRow[i]].push_back(i);
+  }
+  if (testOfFold.size() < 2) throw ModelError("cross-validation needs at least two folds");
+
+  const std::vector<int> folds = [&] {
+    std::vector<int> v;
+    for (const auto& entry : testOfFold) v.push_back(entry.first);
+    return v;
+  }();
+  std::vector<std::string> result(rowCount);
+  std::vector<std::exception_ptr> failures(folds.size());
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+
+  // Each fold writes only its own test rows of `result`, so no lock is needed.
+  auto work = [&] {
+    for (size_t k = next++; k < folds.size() && !failed; k = next++) {
+      try {
+        const int fold = folds[k];
+        const std::vector<size_t>& testRows = testOfFold.at(fold);
+        std::vector<size_t> trainRows;
+        trainRows.reserve(rowCount - testRows.size());
+        for (size_t i = 0; i < rowCount; ++i) {
+          if (foldOfRow[i] != fold) trainRows.push_back(i);
+        }
+        storePredictions(fold, testRows, predictor(trainRows, testRows, fold), result);
+      } catch (...) {
+        failures[k] = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+
+  const size_t threadCount = std::min(folds.size(), static_cast<size_t>(workers));
+  if (threadCount <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> threads;
+    threads.reserve(threadCount);
+    for (size_t t = 0; t < threadCount; ++t) threads.emplace_back(work);
+    for (std::thread& thread : threads) thread.join();
+  }
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+  return result;
+}
+
+std::vector<std::string> suitesInFoldOrder(const std::vector<data::DevmapRow>& rows) {
+  std::vector<std::string> suites;
+  for (const data::DevmapRow& row : rows)
+    suites.push_back(data::parseBenchmarkName(row.benchmark).suite);
+  std::sort(suites.begin(), suites.end());
+  suites.erase(std::unique(suites.begin(), suites.end()), suites.end());
+  return suites;
+}
+
+std::vector<int> foldsBySuite(const std::vector<data::DevmapRow>& rows) {
+  const std::vector<std::string> suites = suitesInFoldOrder(rows);
+  std::vector<int> result;
+  result.reserve(rows.size());
+  for (const data::DevmapRow& row : rows) {
+    const std::string suite = data::parseBenchmarkName(row.benchmark).suite;
+    result.push_back(
+        static_cast<int>(std::lower_bound(suites.begin(), suites.end(), suite) - suites.begin()));
+  }
+  return result;
+}
+
+std::vector<int> foldsByKernel(const std::vector<data::DevmapRow>& rows, int k, uint64_t seed) {
+  // Groups of rows sharing a source, in order of first appearance.
+  std::unordered_map<std::string, size_t> groupOfSrc;
+  std::vector<std::vector<size_t>> groups;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto inserted = groupOfSrc.emplace(rows[i].src, groups.size());
+    if (inserted.second) groups.emplace_back();
+    groups[inserted.first->second].push_back(i);
+  }
+  if (k < 2 || static_cast<size_t>(k) > groups.size()) {
+    throw ModelError("grouped folds: k = " + std::to_string(k) + " must be between 2 and the " +
+                     std::to_string(groups.size()) + " distinct kernel sources");
+  }
+  // Fisher-Yates with mt19937_64 (whose output the standard fixes), not std::shuffle (whose
+  // algorithm is implementation-defined), so the folds are the same with every standard library.
+  std::mt19937_64 random(seed);
+  std::vector<size_t> order(groups.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[random() % i]);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return groups[a].size() > groups[b].size(); });
+
+  std::vector<size_t> foldSize(static_cast<size_t>(k), 0);
+  std::vector<int> result(rows.size(), 0);
+  for (size_t g : order) {
+    const size_t fold =
+        static_cast<size_t>(std::min_element(foldSize.begin(), foldSize.end()) - foldSize.begin());
+    foldSize[fold] += groups[g].size();
+    for (size_t row : groups[g]) result[row] = static_cast<int>(fold);
+  }
+  return result;
+}
+
+}  // namespace deeptune::model

@@ -1,0 +1,175 @@
+// Device-mapping metrics: accuracy and speedup over the static mapping, overall, per suite, per
+// benchmark.
+#include "model/devmap_metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "model/model_error.hpp"
+
+namespace deeptune::model {
+
+namespace {
+
+void checkMethods(const std::vector<data::DevmapRow>& rows,
+                  const std::vector<MethodPredictions>& methods) {
+  for (const MethodPredictions& method : methods) {
+    if (method.devices.size() != rows.size()) {
+      throw ModelError("method '" + method.name + "': " + std::to_string(method.devices.size()) +
+                       " predictions for " + std::to_string(rows.size()) + " rows");
+    }
+  }
+}
+
+}  // namespace
+
+double runtimeOn(const data::DevmapRow& row, const std::string& device) {
+  if (device == "CPU") return row.runtimeCpu;
+  if (device == "GPU") return row.runtimeGpu;
+  throw ModelError("row " + std::to_string(row.index) + ": device '" + device +
+                   "' is neither CPU nor GPU");
+}
+
+std::vector<std::string> staticDevices(const std::vector<data::DevmapRow>& rows,
+                                       const std::vector<int>& foldOfRow) {
+  if (foldOfRow.size() != rows.size()) {
+    throw ModelError("static devices: " + std::to_string(foldOfRow.size()) + " fold numbers for " +
+                     std::to_string(rows.size()) + " rows");
+  }
+  size_t totalGpu = 0;
+  std::map<int, std::pair<size_t, size_t>> inFold;  // fold -> (rows, GPU rows)
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const bool gpu = rows[i].oracle == "GPU";
+    totalGpu += gpu ? 1 : 0;
+    auto& counts = inFold[foldOfRow[i]];
+    ++counts.first;
+    counts.second += gpu ? 1 : 0;
+  }
+  std::vector<std::string> result;
+  result.reserve(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& counts = inFold[foldOfRow[i]];
+    const size_t train = rows.size() - counts.first;
+    if (train == 0) {
+      throw ModelError("static devices: fold " + std::to_string(foldOfRow[i]) +
+                       " holds every row, so its training set is empty");
+    }
+    const size_t trainGpu = totalGpu - counts.second;
+    result.push_back(2 * trainGpu >= train ? "GPU" : "CPU");
+  }
+  return result;
+}
+
+std::vector<std::string> oracleDevices(const std::vector<data::DevmapRow>& rows) {
+  std::vector<std::string> result;
+  result.reserve(rows.size());
+  for (const data::DevmapRow& row : rows) result.push_back(row.oracle);
+  return result;
+}
+
+DevmapScores scoreRows(const std::vector<data::DevmapRow>& rows,
+                       const std::vector<std::string>& staticDevice,
+                       const std::vector<std::string>& predicted,
+                       const std::vector<size_t>& subset) {
+  if (staticDevice.size() != rows.size() || predicted.size() != rows.size()) {
+    throw ModelError("scores: " + std::to_string(rows.size()) + " rows but " +
+                     std::to_string(staticDevice.size()) + " static devices and " +
+                     std::to_string(predicted.size()) + " predictions");
+  }
+  DevmapScores scores;
+  if (subset.empty()) return scores;
+  size_t correct = 0;
+  double sum = 0, logSum = 0, oracleSum = 0;
+  for (size_t i : subset) {
+    if (i >= rows.size()) throw ModelError("scores: row " + std::to_string(i) + " out of range");
+    const data::DevmapRow& row = rows[i];
+    const double base = runtimeOn(row, staticDevice[i]);
+    const double speedup = base / runtimeOn(row, predicted[i]);
+    correct += predicted[i] == row.oracle ? 1 : 0;
+    sum += speedup;
+    logSum += std::log(speedup);
+    oracleSum += base / runtimeOn(row, row.oracle);
+  }
+  const double n = static_cast<double>(subset.size());
+  scores.rows = subset.size();
+  scores.accuracy = static_cast<double>(correct) / n;
+  scores.speedupMean = sum / n;
+  scores.speedupGeomean = std::exp(logSum / n);
+  scores.oracleSpeedupMean = oracleSum / n;
+  scores.oraclePercent = scores.speedupMean / scores.oracleSpeedupMean * 100.0;
+  return scores;
+}
+
+std::string suiteOf(const data::DevmapRow& row) {
+  const std::string suite = data::parseBenchmarkName(row.benchmark).suite;
+  return suite.empty() ? "other" : data::suiteDisplayName(suite);
+}
+
+std::vector<std::string> suitesOf(const std::vector<data::DevmapRow>& rows) {
+  std::vector<std::string> suites;
+  for (const data::DevmapRow& row : rows) suites.push_back(suiteOf(row));
+  std::sort(suites.begin(), suites.end());
+  suites.erase(std::unique(suites.begin(), suites.end()), suites.end());
+  return suites;
+}
+
+std::vector<MethodScores> scoreMethods(const std::vector<data::DevmapRow>& rows,
+                                       const std::vector<int>& foldOfRow,
+                                       const std::vector<MethodPredictions>& methods) {
+  checkMethods(rows, methods);
+  const std::vector<std::string> staticDevice = staticDevices(rows, foldOfRow);
+  const std::vector<std::string> suites = suitesOf(rows);
+  std::vector<size_t> all(rows.size());
+  std::vector<std::vector<size_t>> ofSuite(suites.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    all[i] = i;
+    const auto s = std::lower_bound(suites.begin(), suites.end(), suiteOf(rows[i]));
+    ofSuite[static_cast<size_t>(s - suites.begin())].push_back(i);
+  }
+  std::vector<MethodScores> result;
+  for (const MethodPredictions& method : methods) {
+    MethodScores scores;
+    scores.method = method.name;
+    scores.overall = scoreRows(rows, staticDevice, method.devices, all);
+    for (size_t s = 0; s < suites.size(); ++s) {
+      scores.suites.push_back(
+          {suites[s], scoreRows(rows, staticDevice, method.devices, ofSuite[s])});
+    }
+    result.push_back(std::move(scores));
+  }
+  return result;
+}
+
+std::vector<BenchmarkSpeedup> speedupPerBenchmark(const std::vector<data::DevmapRow>& rows,
+                                                  const std::vector<int>& foldOfRow,
+                                                  const std::vector<MethodPredictions>& methods) {
+  checkMethods(rows, methods);
+  const std::vector<std::string> staticDevice = staticDevices(rows, foldOfRow);
+  std::map<std::pair<std::string, std::string>, BenchmarkSpeedup> byName;  // (suite, benchmark)
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const data::DevmapRow& row = rows[i];
+    BenchmarkSpeedup& entry = byName[{suiteOf(row), row.benchmark}];
+    if (entry.datasets == 0) {
+      entry.benchmark = row.benchmark;
+      entry.suite = suiteOf(row);
+      entry.methods.assign(methods.size(), 0.0);
+    }
+    ++entry.datasets;
+    const double base = runtimeOn(row, staticDevice[i]);
+    for (size_t m = 0; m < methods.size(); ++m) {
+      entry.methods[m] += base / runtimeOn(row, methods[m].devices[i]);
+    }
+    entry.oracle += base / runtimeOn(row, row.oracle);
+  }
+  std::vector<BenchmarkSpeedup> result;
+  for (auto& [key, entry] : byName) {
+    const double n = static_cast<double>(entry.datasets);
+    for (double& value : entry.methods) value /= n;
+    entry.oracle /= n;
+    result.push_back(std::move(entry));
+  }
+  return result;
+}
+
+}  // namespace deeptune::model

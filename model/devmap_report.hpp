@@ -1,0 +1,41 @@
+// Device-mapping evaluation report: Markdown and CSV tables plus two SVG plots in one folder.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "data/datasets.hpp"
+#include "model/devmap_metrics.hpp"
+
+namespace deeptune::model {
+
+/// Writes the report of one platform's evaluation into `dir` (created with its parents; every
+/// file is written to a temporary name and renamed, so a reader never sees half a file):
+/// - summary.md: method × accuracy, mean and geomean speedup, % of oracle (plus an "oracle" row),
+///   then per-suite tables of accuracy and mean speedup;
+/// - metrics.csv: method,suite,accuracy,speedup_mean,speedup_geomean,oracle_pct,rows with one
+///   row per method (and "oracle") and suite, suite "all" for the overall figures; accuracy and
+///   oracle_pct in percent;
+/// - predictions.csv: index,benchmark,dataset,oracle,fold and one column per method;
+/// - speedup_per_benchmark.csv: benchmark,suite,datasets, one column per method, oracle;
+/// - accuracy_per_suite.svg and speedup_per_benchmark.svg (see the functions below).
+/// `methods` hold one device per row of `rows`; speedups are over staticDevices(rows, foldOfRow).
+/// `protocol` (e.g. "10-fold CV, folds-amd.csv") is quoted in summary.md if not empty.
+/// Throws ModelError on inconsistent sizes, an empty method list or an I/O failure.
+void writeDevmapReport(const std::string& dir, const std::string& platform,
+                       const std::vector<data::DevmapRow>& rows, const std::vector<int>& foldOfRow,
+                       const std::vector<MethodPredictions>& methods,
+                       const std::string& protocol = "");
+
+/// Grouped bar chart (the paper's Figures 6/7): one group per suite of `scores` plus "All", one
+/// bar (an SVG <rect class="bar">) per method in each group, y = accuracy in %.
+std::string accuracyPerSuiteSvg(const std::vector<MethodScores>& scores, const std::string& title);
+
+/// Per-benchmark mean speedups over the static mapping on a log scale: one marker
+/// (<circle class="marker">) per benchmark and method, a dash for the oracle, benchmarks grouped by
+/// suite. `methodNames` name the entries of BenchmarkSpeedup::methods.
+std::string speedupPerBenchmarkSvg(const std::vector<BenchmarkSpeedup>& speedups,
+                                   const std::vector<std::string>& methodNames,
+                                   const std::string& title);
+
+}  // namespace deeptune::model

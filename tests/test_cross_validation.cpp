@@ -1,0 +1,157 @@
+// Tests of cross-validation: coverage, disjoint train/test sets, threads, grouped folds, errors.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "data/datasets.hpp"
+#include "model/cross_validation.hpp"
+#include "model/grewe_tree.hpp"
+#include "model/model_error.hpp"
+#include "model/static_mapping.hpp"
+#include "tests/test_paths.hpp"
+
+namespace dm = deeptune::model;
+namespace dd = deeptune::data;
+
+namespace {
+
+std::vector<dd::DevmapRow> paperRows(const std::string& platform) {
+  return dd::readDevmapCsv(deeptune::test::paperDataDir() + "/cgo17-" + platform + ".csv");
+}
+
+/// A predictor that records what it saw and answers from the train set's size and the row.
+struct Recorder {
+  std::mutex mutex;
+  std::map<int, std::pair<std::vector<size_t>, std::vector<size_t>>> seen;  // fold -> train, test
+
+  dm::DevmapPredictor predictor() {
+    return [this](const std::vector<size_t>& train, const std::vector<size_t>& test, int fold) {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        seen[fold] = {train, test};
+      }
+      std::vector<std::string> out;
+      for (size_t row : test) out.push_back((row + train.size()) % 3 == 0 ? "GPU" : "CPU");
+      return out;
+    };
+  }
+};
+
+}  // namespace
+
+TEST_CASE("cross-validation: every row once, train and test disjoint", "[cv]") {
+  const std::vector<int> folds = {2, 0, 1, 2, 2, 0, 1, 1, 0, 5};
+  Recorder recorder;
+  const auto predicted = dm::crossValidate(folds.size(), folds, recorder.predictor());
+  REQUIRE(predicted.size() == folds.size());
+  REQUIRE(recorder.seen.size() == 4);
+  std::multiset<size_t> tested;
+  for (const auto& [fold, sets] : recorder.seen) {
+    const auto& [train, test] = sets;
+    CHECK(train.size() + test.size() == folds.size());
+    CHECK(std::is_sorted(train.begin(), train.end()));
+    CHECK(std::is_sorted(test.begin(), test.end()));
+    for (size_t row : test) {
+      CHECK(folds[row] == fold);
+      tested.insert(row);
+      CHECK(predicted[row] == ((row + train.size()) % 3 == 0 ? "GPU" : "CPU"));
+    }
+    for (size_t row : train) CHECK(folds[row] != fold);
+  }
+  CHECK(tested.size() == folds.size());
+  CHECK(std::set<size_t>(tested.begin(), tested.end()).size() == folds.size());
+}
+
+TEST_CASE("cross-validation: workers give the same result as one thread", "[cv]") {
+  const auto rows = paperRows("amd");
+  const auto folds =
+      dm::foldOfRows(rows, dd::readFoldsCsv(deeptune::test::paperDataDir() + "/folds-amd.csv"));
+  const auto predictor = dm::greweTreePredictor(rows);
+  const auto one = dm::crossValidate(rows.size(), folds, predictor, 1);
+  CHECK(dm::crossValidate(rows.size(), folds, predictor, 2) == one);
+  CHECK(dm::crossValidate(rows.size(), folds, predictor, 16) == one);  // more workers than folds
+}
+
+TEST_CASE("cross-validation: errors", "[cv]") {
+  const std::vector<int> folds = {0, 1, 0, 1, 2, 2};
+  Recorder recorder;
+  CHECK_THROWS_AS(dm::crossValidate(5, folds, recorder.predictor()), dm::ModelError);
+  CHECK_THROWS_AS(dm::crossValidate(3, {0, 0, 0}, recorder.predictor()), dm::ModelError);
+  CHECK_THROWS_AS(dm::crossValidate(2, {0, -1}, recorder.predictor()), dm::ModelError);
+  CHECK_THROWS_AS(dm::crossValidate(6, folds, recorder.predictor(), 0), dm::ModelError);
+
+  const dm::DevmapPredictor shortAnswer = [](const auto&, const auto&, int) {
+    return std::vector<std::string>{};
+  };
+  CHECK_THROWS_AS(dm::crossValidate(6, folds, shortAnswer), dm::ModelError);
+  const dm::DevmapPredictor badLabel = [](const auto&, const std::vector<size_t>& test, int) {
+    return std::vector<std::string>(test.size(), "TPU");
+  };
+  CHECK_THROWS_WITH(dm::crossValidate(6, folds, badLabel), Catch::Contains("'TPU'"));
+
+  // A predictor's own exception comes back after the threads joined; the lowest fold's wins.
+  const dm::DevmapPredictor throwing = [](const auto&, const std::vector<size_t>& test, int fold) {
+    if (fold >= 1) throw std::runtime_error("fold " + std::to_string(fold) + " failed");
+    return std::vector<std::string>(test.size(), "CPU");
+  };
+  for (int workers : {1, 2, 3}) {
+    CHECK_THROWS_WITH(dm::crossValidate(6, folds, throwing, workers), "fold 1 failed");
+  }
+}
+
+TEST_CASE("grouped folds: leave one suite out", "[cv][grouped]") {
+  const auto rows = paperRows("amd");
+  const auto folds = dm::foldsBySuite(rows);
+  const auto suites = dm::suitesInFoldOrder(rows);
+  REQUIRE(suites.size() == 7);
+  CHECK(suites.front() == "amd-app-sdk");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    CHECK(suites.at(static_cast<size_t>(folds[i])) ==
+          dd::parseBenchmarkName(rows[i].benchmark).suite);
+  }
+  const auto predicted = dm::crossValidate(rows.size(), folds, dm::staticMappingPredictor(rows), 2);
+  CHECK(predicted.size() == rows.size());
+}
+
+TEST_CASE("grouped folds: by kernel source, no source in two folds", "[cv][grouped]") {
+  const auto rows = paperRows("nvidia");
+  const auto folds = dm::foldsByKernel(rows, 10, 204);
+  REQUIRE(folds.size() == rows.size());
+  std::map<std::string, int> foldOfSrc;
+  std::map<int, size_t> sizes;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto inserted = foldOfSrc.emplace(rows[i].src, folds[i]);
+    CHECK(inserted.first->second == folds[i]);
+    ++sizes[folds[i]];
+  }
+  CHECK(foldOfSrc.size() == 247);
+  REQUIRE(sizes.size() == 10);
+  for (const auto& [fold, size] : sizes) {
+    CHECK(fold >= 0);
+    CHECK(fold < 10);
+    CHECK(size >= 50);  // balanced: 68 rows per fold on average
+    CHECK(size <= 90);
+  }
+  CHECK(dm::foldsByKernel(rows, 10, 204) == folds);  // deterministic
+  CHECK(dm::foldsByKernel(rows, 10, 7) != folds);    // the seed matters
+
+  // Train and test never share a source in the runs.
+  const dm::DevmapPredictor check = [&](const std::vector<size_t>& train,
+                                        const std::vector<size_t>& test, int) {
+    std::set<std::string> trainSrc;
+    for (size_t row : train) trainSrc.insert(rows[row].src);
+    for (size_t row : test) CHECK(trainSrc.count(rows[row].src) == 0);
+    return std::vector<std::string>(test.size(), "GPU");
+  };
+  dm::crossValidate(rows.size(), folds, check);
+
+  CHECK_THROWS_AS(dm::foldsByKernel(rows, 1, 0), dm::ModelError);
+  CHECK_THROWS_AS(dm::foldsByKernel(rows, 248, 0), dm::ModelError);
+  CHECK(dm::foldsByKernel(rows, 247, 0).size() == rows.size());
+}

@@ -1,0 +1,155 @@
+// Tests of the device-mapping report folder: files, numbers in the summary, well-formed SVG.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "data/datasets.hpp"
+#include "model/cross_validation.hpp"
+#include "model/devmap_report.hpp"
+#include "model/grewe_tree.hpp"
+#include "model/model_error.hpp"
+#include "model/static_mapping.hpp"
+#include "tests/scratch_dir.hpp"
+#include "tests/test_paths.hpp"
+
+namespace dm = deeptune::model;
+namespace dd = deeptune::data;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+size_t countOf(const std::string& text, const std::string& needle) {
+  size_t count = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+/// Checks that every element is closed in order (enough XML to catch a broken writer); returns
+/// an empty string or what is wrong.
+std::string xmlProblem(const std::string& text) {
+  std::vector<std::string> open;
+  for (size_t at = text.find('<'); at != std::string::npos; at = text.find('<', at + 1)) {
+    const size_t end = text.find('>', at);
+    if (end == std::string::npos) return "unterminated tag";
+    const std::string tag = text.substr(at + 1, end - at - 1);
+    if (tag.empty()) return "empty tag";
+    if (tag[0] == '?' || tag[0] == '!') continue;
+    if (tag[0] == '/') {
+      if (open.empty() || open.back() != tag.substr(1))
+        return "unexpected </" + tag.substr(1) + ">";
+      open.pop_back();
+    } else if (tag.back() != '/') {
+      open.push_back(tag.substr(0, tag.find_first_of(" \n")));
+    }
+    if (tag.find('<') != std::string::npos) return "'<' inside a tag";
+  }
+  return open.empty() ? "" : "unclosed <" + open.back() + ">";
+}
+
+}  // namespace
+
+TEST_CASE("report: AMD paper data, static and grewe", "[report][paper]") {
+  const std::string dir = deeptune::test::paperDataDir();
+  const auto rows = dd::readDevmapCsv(dir + "/cgo17-amd.csv");
+  const auto folds = dm::foldOfRows(rows, dd::readFoldsCsv(dir + "/folds-amd.csv"));
+  const std::vector<dm::MethodPredictions> methods = {
+      {"static", dm::crossValidate(rows.size(), folds, dm::staticMappingPredictor(rows))},
+      {"grewe", dm::crossValidate(rows.size(), folds, dm::greweTreePredictor(rows), 2)}};
+
+  deeptune::test::ScratchDir scratch("deeptune-report");
+  const fs::path out = scratch.path / "nested" / "report";
+  dm::writeDevmapReport(out.string(), "AMD", rows, folds, methods, "10-fold CV, folds-amd.csv");
+
+  for (const char* name :
+       {"summary.md", "metrics.csv", "predictions.csv", "speedup_per_benchmark.csv",
+        "accuracy_per_suite.svg", "speedup_per_benchmark.svg"}) {
+    INFO(name);
+    CHECK(fs::is_regular_file(out / name));
+  }
+  size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(out)) files += entry.is_regular_file() ? 1 : 0;
+  CHECK(files == 6);  // no temporary file left behind
+
+  const std::string summary = slurp(out / "summary.md");
+  CHECK_THAT(summary, Catch::Contains("# Device mapping: AMD"));
+  CHECK_THAT(summary, Catch::Contains("10-fold CV, folds-amd.csv"));
+  CHECK_THAT(summary, Catch::Contains("CPU in 10, GPU in 0 folds"));
+  CHECK_THAT(summary, Catch::Contains("| static | 58.8% | 1.00\xC3\x97 | 1.00\xC3\x97 | 27.5% |"));
+  CHECK_THAT(summary, Catch::Contains("| grewe | 70.3% |"));
+  CHECK_THAT(summary, Catch::Contains("| oracle | 100.0% | 3.64\xC3\x97 |"));
+  CHECK_THAT(summary, Catch::Contains("| AMD SDK |"));
+  CHECK_THAT(summary, Catch::Contains("| SHOC |"));
+
+  const std::string metrics = slurp(out / "metrics.csv");
+  CHECK(metrics.rfind("method,suite,accuracy,speedup_mean,speedup_geomean,oracle_pct,rows\n", 0) ==
+        0);
+  CHECK(deeptune::test::lineCount(metrics) == 1 + 3 * 8);  // (2 methods + oracle) × (all + 7)
+  CHECK_THAT(metrics, Catch::Contains("static,all,58.8235,1.000000,1.000000,"));
+  CHECK_THAT(metrics, Catch::Contains("oracle,all,100.0000,3.642212,"));
+
+  const std::string predictions = slurp(out / "predictions.csv");
+  CHECK(deeptune::test::lineCount(predictions) == 681);
+  CHECK(predictions.rfind("index,benchmark,dataset,oracle,fold,static,grewe\n", 0) == 0);
+  CHECK_THAT(
+      predictions,
+      Catch::Contains("\n0,amd-app-sdk-3.0-BinomialOption-binomial_options,default,GPU,0,CPU,"));
+
+  const std::string perBenchmark = slurp(out / "speedup_per_benchmark.csv");
+  CHECK(deeptune::test::lineCount(perBenchmark) == 1 + 256);
+  CHECK(perBenchmark.rfind("benchmark,suite,datasets,static,grewe,oracle\n", 0) == 0);
+
+  const std::string accuracy = slurp(out / "accuracy_per_suite.svg");
+  CHECK(xmlProblem(accuracy).empty());
+  CHECK(accuracy.rfind("<?xml", 0) == 0);
+  CHECK(countOf(accuracy, "<svg ") == 1);
+  CHECK(countOf(accuracy, "class=\"bar\"") == 2 * 8);  // 2 methods × (7 suites + All)
+  CHECK_THAT(accuracy, Catch::Contains("grewe, All: 70.3%"));
+  CHECK_THAT(accuracy, Catch::Contains(">PolyBench</text>"));
+
+  const std::string speedup = slurp(out / "speedup_per_benchmark.svg");
+  CHECK(xmlProblem(speedup).empty());
+  CHECK(countOf(speedup, "class=\"marker\"") == 2 * 256);
+  CHECK(countOf(speedup, "class=\"oracle\"") == 256);
+  CHECK_THAT(speedup, Catch::Contains("log scale"));
+}
+
+TEST_CASE("report: bad input", "[report]") {
+  dd::DevmapRow row{};
+  row.index = 0;
+  row.benchmark = "shoc-1.1.5-A-k";
+  row.oracle = "GPU";
+  row.runtimeCpu = row.runtimeGpu = 1;
+  std::vector<dd::DevmapRow> rows = {row, row};
+  rows[1].index = 1;
+  deeptune::test::ScratchDir scratch("deeptune-report-bad");
+  const std::string out = (scratch.path / "r").string();
+  const std::vector<int> folds = {0, 1};
+  CHECK_THROWS_AS(dm::writeDevmapReport(out, "X", rows, folds, {}), dm::ModelError);
+  CHECK_THROWS_AS(dm::writeDevmapReport(out, "X", rows, folds, {{"oracle", {"CPU", "GPU"}}}),
+                  dm::ModelError);
+  CHECK_THROWS_AS(dm::writeDevmapReport(out, "X", rows, folds, {{"m", {"CPU"}}}), dm::ModelError);
+  CHECK_THROWS_AS(
+      dm::writeDevmapReport(out, "X", rows, folds, {{"m", {"CPU", "CPU"}}, {"m", {"CPU", "GPU"}}}),
+      dm::ModelError);
+  // A file where the folder should be.
+  const std::string blocker = scratch.file("blocker", "x");
+  CHECK_THROWS_AS(dm::writeDevmapReport(blocker + "/r", "X", rows, folds, {{"m", {"CPU", "GPU"}}}),
+                  dm::ModelError);
+  dm::writeDevmapReport(out, "X & <Y>", rows, folds, {{"m", {"CPU", "GPU"}}});
+  const std::string svg = slurp(fs::path(out) / "accuracy_per_suite.svg");
+  CHECK(xmlProblem(svg).empty());
+  CHECK_THAT(svg, Catch::Contains("X &amp; &lt;Y&gt;"));
+}
