@@ -8,5 +8,10 @@ namespace deeptune::cli {
 int runRewrite(const Args& args);   ///< deeptune rewrite FILE [--kernel NAME] [-o OUT]
 int runTokenize(const Args& args);  ///< deeptune tokenize FILE --vocab V [--strict] [--json]
 int runVocab(const Args& args);     ///< deeptune vocab derive FILES... | --csv FILE -o OUT
+int runTrain(const Args& args);
+int runEvaluate(
+    const Args& args);  ///< deeptune evaluate --task devmap --data CSV --folds F --report DIR
+int runPredict(const Args& args);  ///< deeptune predict KERNEL.cl --dsize N --wgsize M     ///<
+                                   ///< deeptune train --task devmap --data CSV -o MODEL
 
 }  // namespace deeptune::cli

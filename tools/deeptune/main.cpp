@@ -3,6 +3,7 @@
 #include <map>
 
 #include "data/data_error.hpp"
+#include "model/model_error.hpp"
 #ifdef DEEPTUNE_WITH_REWRITER
 #include "rewriter/rewrite_error.hpp"
 #endif
@@ -20,6 +21,8 @@ const char* kUsage =
     "  rewrite    normalize OpenCL source (whole file, or one kernel with --kernel)\n"
     "  tokenize   encode a file into vocabulary ids\n"
     "  vocab      derive a vocabulary from files or a CSV column\n"
+    "  train      train the DeepTune model on a labelled CSV\n"
+    "  evaluate   cross-validate static, Grewe et al. and DeepTune; write a report\n"
     "\n"
     "exit codes: 0 ok, 1 runtime failure, 2 bad input or usage";
 
@@ -28,8 +31,8 @@ int dispatch(const std::string& command, const Args& args) {
 #ifdef DEEPTUNE_WITH_REWRITER
       {"rewrite", deeptune::cli::runRewrite},
 #endif
-      {"tokenize", deeptune::cli::runTokenize},
-      {"vocab", deeptune::cli::runVocab},
+      {"tokenize", deeptune::cli::runTokenize}, {"vocab", deeptune::cli::runVocab},
+      {"train", deeptune::cli::runTrain},       {"evaluate", deeptune::cli::runEvaluate},
   };
   auto found = commands.find(command);
   if (found == commands.end()) {
@@ -70,6 +73,8 @@ int main(int argc, char** argv) {
   } catch (const tokenizer::VocabError& e) {
     return fail(cli::kExitBadInput, e.what());
   } catch (const data::DataError& e) {
+    return fail(cli::kExitBadInput, e.what());
+  } catch (const model::ModelError& e) {
     return fail(cli::kExitBadInput, e.what());
   } catch (const std::exception& e) {
     return fail(cli::kExitFailure, e.what());

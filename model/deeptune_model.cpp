@@ -1,0 +1,273 @@
+// DeepTuneModel: construction, training (sources grouped, packed batches) and prediction.
+#include "model/deeptune_model.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <random>
+
+#include "model/internal/model_state.hpp"
+#include "model/model_error.hpp"
+
+namespace deeptune::model {
+namespace internal {
+
+DeepTuneNetOptions networkOptions(const ModelInfo& info) {
+  DeepTuneNetOptions options;
+  options.vocabularySize = static_cast<int64_t>(info.vocabulary.size());
+  options.auxInputs = static_cast<int64_t>(info.auxInputs.size());
+  options.outputs = static_cast<int64_t>(info.labels.size());
+  return options;
+}
+
+std::mutex& initializationMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+}  // namespace internal
+
+namespace {
+
+/// Examples regrouped by distinct token sequence: rows that share a source share one LSTM pass
+/// (the sequence is the same for every data size of a kernel).
+struct GroupedExamples {
+  std::vector<const std::vector<int>*> sources;
+  std::vector<std::vector<size_t>> rowsOfSource;  ///< example indices per source
+};
+
+GroupedExamples groupBySource(const std::vector<Example>& examples) {
+  GroupedExamples grouped;
+  std::map<const std::vector<int>*, size_t,
+           bool (*)(const std::vector<int>*, const std::vector<int>*)>
+      index([](const std::vector<int>* a, const std::vector<int>* b) { return *a < *b; });
+  for (size_t row = 0; row < examples.size(); ++row) {
+    auto [found, inserted] = index.emplace(&examples[row].tokens, grouped.sources.size());
+    if (inserted) {
+      grouped.sources.push_back(&examples[row].tokens);
+      grouped.rowsOfSource.emplace_back();
+    }
+    grouped.rowsOfSource[found->second].push_back(row);
+  }
+  return grouped;
+}
+
+/// One batch as tensors: padded sequences, their lengths, and the rows using them.
+struct Batch {
+  torch::Tensor tokens, lengths, rowSource, aux, labels;
+};
+
+Batch makeBatch(const std::vector<Example>& examples, const GroupedExamples& grouped,
+                const std::vector<size_t>& sourceIds, const ModelInfo& info) {
+  const int64_t pad = static_cast<int64_t>(info.vocabulary.size());
+  int64_t width = 1;
+  for (size_t id : sourceIds) {
+    width = std::max<int64_t>(width, static_cast<int64_t>(grouped.sources[id]->size()));
+  }
+  if (info.paperPadding) width = info.maxLength;
+  const int64_t count = static_cast<int64_t>(sourceIds.size());
+  Batch batch;
+  batch.tokens = torch::full({count, width}, pad, torch::kInt64);
+  batch.lengths = torch::empty({count}, torch::kInt64);
+  auto tokens = batch.tokens.accessor<int64_t, 2>();
+  std::vector<int64_t> rowSource;
+  std::vector<float> aux;
+  std::vector<int64_t> labels;
+  for (int64_t s = 0; s < count; ++s) {
+    const std::vector<int>& sequence = *grouped.sources[sourceIds[s]];
+    // Pre-padding (the paper's) right-aligns the sequence; otherwise it is left-aligned with
+    // padding after it, which the network never reads (DeepTuneNetImpl::encode).
+    const int64_t offset = info.paperPadding ? width - static_cast<int64_t>(sequence.size()) : 0;
+    for (size_t t = 0; t < sequence.size(); ++t) tokens[s][offset + t] = sequence[t];
+    batch.lengths[s] = info.paperPadding ? width : std::max<int64_t>(1, sequence.size());
+    for (size_t row : grouped.rowsOfSource[sourceIds[s]]) {
+      rowSource.push_back(s);
+      aux.insert(aux.end(), examples[row].aux.begin(), examples[row].aux.end());
+      labels.push_back(examples[row].label);
+    }
+  }
+  const int64_t rows = static_cast<int64_t>(rowSource.size());
+  batch.rowSource = torch::tensor(rowSource, torch::kInt64);
+  batch.aux = torch::tensor(aux, torch::kFloat32)
+                  .reshape({rows, static_cast<int64_t>(info.auxInputs.size())});
+  batch.labels = torch::tensor(labels, torch::kInt64);
+  return batch;
+}
+
+/// One epoch's batches: whole sources of similar length (sorted by length plus a random jitter,
+/// so batches differ between epochs) until a batch holds `batchSize` rows; batches in random
+/// order. Similar lengths keep the padding, which costs time but not accuracy, small.
+std::vector<std::vector<size_t>> planBatches(const GroupedExamples& grouped, size_t batchSize,
+                                             std::mt19937_64& random) {
+  constexpr double kJitter = 128.0;  // tokens
+  std::uniform_real_distribution<double> jitter(0.0, kJitter);
+  std::vector<std::pair<double, size_t>> keyed;
+  for (size_t id = 0; id < grouped.sources.size(); ++id) {
+    keyed.emplace_back(static_cast<double>(grouped.sources[id]->size()) + jitter(random), id);
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::vector<size_t>> batches(1);
+  size_t rows = 0;
+  for (const auto& [key, id] : keyed) {
+    if (rows >= batchSize) {
+      batches.emplace_back();
+      rows = 0;
+    }
+    batches.back().push_back(id);
+    rows += grouped.rowsOfSource[id].size();
+  }
+  std::shuffle(batches.begin(), batches.end(), random);
+  return batches;
+}
+
+/// Keras' categorical cross-entropy on sigmoid outputs normalized to sum 1.
+torch::Tensor categoricalCrossEntropy(const torch::Tensor& outputs, const torch::Tensor& labels) {
+  const torch::Tensor normalized = outputs / outputs.sum(1, /*keepdim=*/true);
+  const torch::Tensor clipped = normalized.clamp(1e-7, 1.0 - 1e-7);
+  return -clipped.log().gather(1, labels.unsqueeze(1)).mean();
+}
+
+void checkExamples(const std::vector<Example>& examples, const ModelInfo& info, bool training) {
+  for (size_t i = 0; i < examples.size(); ++i) {
+    const Example& example = examples[i];
+    if (example.aux.size() != info.auxInputs.size()) {
+      throw ModelError("example " + std::to_string(i) + ": " + std::to_string(example.aux.size()) +
+                       " auxiliary inputs, the model takes " +
+                       std::to_string(info.auxInputs.size()));
+    }
+    if (training && (example.label < 0 || example.label >= static_cast<int>(info.labels.size()))) {
+      throw ModelError("example " + std::to_string(i) + ": label " + std::to_string(example.label) +
+                       " outside 0.." + std::to_string(info.labels.size() - 1));
+    }
+    for (int token : example.tokens) {
+      if (token < 0 || token >= static_cast<int>(info.vocabulary.size())) {
+        throw ModelError("example " + std::to_string(i) + ": token id " + std::to_string(token) +
+                         " outside the vocabulary of " + std::to_string(info.vocabulary.size()));
+      }
+    }
+    if (static_cast<int>(example.tokens.size()) > info.maxLength) {
+      throw ModelError("example " + std::to_string(i) + ": " +
+                       std::to_string(example.tokens.size()) + " tokens, over the model's " +
+                       std::to_string(info.maxLength) + " (truncate first)");
+    }
+  }
+}
+
+}  // namespace
+
+void setComputeThreads(int threads) { at::set_num_threads(std::max(1, threads)); }
+
+DeepTuneModel::DeepTuneModel(ModelInfo info, uint64_t seed) : impl_(std::make_unique<Impl>()) {
+  if (info.vocabulary.empty() || info.labels.size() < 2) {
+    throw ModelError("a model needs a vocabulary and at least two labels");
+  }
+  impl_->info = std::move(info);
+  std::lock_guard<std::mutex> lock(internal::initializationMutex());
+  torch::manual_seed(seed);
+  impl_->net = internal::DeepTuneNet(internal::networkOptions(impl_->info));
+}
+
+DeepTuneModel::~DeepTuneModel() = default;
+DeepTuneModel::DeepTuneModel(DeepTuneModel&&) noexcept = default;
+DeepTuneModel& DeepTuneModel::operator=(DeepTuneModel&&) noexcept = default;
+
+const ModelInfo& DeepTuneModel::info() const { return impl_->info; }
+ModelInfo& DeepTuneModel::info() { return impl_->info; }
+
+int64_t DeepTuneModel::trainableParameters() const {
+  int64_t count = 0;
+  for (const auto& parameter : impl_->net->parameters()) count += parameter.numel();
+  return count;
+}
+
+int64_t DeepTuneModel::bufferValues() const {
+  int64_t count = 0;
+  for (const auto& buffer : impl_->net->named_buffers()) {
+    if (buffer.key().find("num_batches_tracked") == std::string::npos) {
+      count += buffer.value().numel();
+    }
+  }
+  return count;
+}
+
+void DeepTuneModel::train(const std::vector<Example>& examples, const TrainOptions& options,
+                          const ProgressCallback& progress) {
+  if (examples.empty()) throw ModelError("no training examples");
+  checkExamples(examples, impl_->info, /*training=*/true);
+  const GroupedExamples grouped = groupBySource(examples);
+  auto& net = impl_->net;
+  net->train();
+  torch::optim::Adam optimizer(
+      net->parameters(),
+      torch::optim::AdamOptions(options.learningRate).eps(1e-7));  // Keras' epsilon
+  std::mt19937_64 random(options.seed);
+
+  for (int epoch = 1; epoch <= options.epochs; ++epoch) {
+    const auto started = std::chrono::steady_clock::now();
+    double lossSum = 0;
+    int64_t correct = 0;
+    for (const std::vector<size_t>& sourceIds :
+         planBatches(grouped, static_cast<size_t>(options.batchSize), random)) {
+      size_t rows = 0;
+      for (size_t id : sourceIds) rows += grouped.rowsOfSource[id].size();
+      const Batch batch = makeBatch(examples, grouped, sourceIds, impl_->info);
+      optimizer.zero_grad();
+      const auto outputs = net->forward(batch.tokens, batch.lengths, batch.rowSource, batch.aux);
+      const torch::Tensor loss = categoricalCrossEntropy(outputs.main, batch.labels) +
+                                 0.2 * categoricalCrossEntropy(outputs.languageModel, batch.labels);
+      const double lossValue = loss.item<double>();
+      if (!std::isfinite(lossValue)) {
+        throw ModelError("training diverged: loss is " + std::to_string(lossValue) + " in epoch " +
+                         std::to_string(epoch));
+      }
+      loss.backward();
+      optimizer.step();
+      lossSum += lossValue * static_cast<double>(rows);
+      correct += outputs.main.argmax(1).eq(batch.labels).sum().item<int64_t>();
+    }
+    if (progress) {
+      EpochProgress report;
+      report.epoch = epoch;
+      report.epochs = options.epochs;
+      report.loss = lossSum / static_cast<double>(examples.size());
+      report.accuracy = static_cast<double>(correct) / static_cast<double>(examples.size());
+      report.seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      progress(report);
+    }
+  }
+  net->eval();
+}
+
+std::vector<std::vector<float>> DeepTuneModel::predict(const std::vector<Example>& examples) const {
+  checkExamples(examples, impl_->info, /*training=*/false);
+  std::vector<std::vector<float>> probabilities(examples.size());
+  if (examples.empty()) return probabilities;
+  torch::NoGradGuard noGrad;
+  auto& net = impl_->net;
+  net->eval();
+  const GroupedExamples grouped = groupBySource(examples);
+  constexpr size_t kSourcesPerBatch = 64;
+  for (size_t first = 0; first < grouped.sources.size(); first += kSourcesPerBatch) {
+    std::vector<size_t> sourceIds;
+    for (size_t id = first; id < std::min(first + kSourcesPerBatch, grouped.sources.size()); ++id) {
+      sourceIds.push_back(id);
+    }
+    const Batch batch = makeBatch(examples, grouped, sourceIds, impl_->info);
+    const auto outputs = net->forward(batch.tokens, batch.lengths, batch.rowSource, batch.aux);
+    const torch::Tensor normalized = outputs.main / outputs.main.sum(1, true);
+    auto values = normalized.accessor<float, 2>();
+    size_t r = 0;
+    for (size_t id : sourceIds) {
+      for (size_t row : grouped.rowsOfSource[id]) {
+        probabilities[row].assign(values[r].data(), values[r].data() + values.size(1));
+        ++r;
+      }
+    }
+  }
+  return probabilities;
+}
+
+}  // namespace deeptune::model

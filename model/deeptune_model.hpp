@@ -1,0 +1,88 @@
+// DeepTuneModel: the trainable DeepTune predictor behind plain value types (no Torch in here).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace deeptune::model {
+
+/// One example: token ids (already pre-truncated), auxiliary inputs, and the label index when
+/// training (-1 when predicting).
+struct Example {
+  std::vector<int> tokens;
+  std::vector<float> aux;
+  int label = -1;
+};
+
+/// What a model is for and what it was trained on; stored in the model file and checked on load.
+struct ModelInfo {
+  std::string task;                     ///< "devmap" or "coarsening"
+  std::vector<std::string> vocabulary;  ///< tokens in id order (the tokenizer's vocabulary)
+  std::vector<std::string> auxInputs;   ///< e.g. {"transfer", "wgsize"}
+  std::vector<std::string> labels;      ///< e.g. {"CPU", "GPU"}
+  int maxLength = 1024;                 ///< sequences keep their last maxLength tokens
+  bool paperPadding = false;            ///< pre-pad every sequence to maxLength (the paper's Keras)
+  std::string dataFingerprint;          ///< hash of the training data, "" if untrained
+  int trainingRows = 0;
+  std::string trainingCommand;  ///< how it was made, for provenance
+};
+
+/// Training hyper-parameters; defaults are the paper's.
+struct TrainOptions {
+  int epochs = 50;
+  int batchSize = 64;  ///< rows per batch (sources are kept whole; see model/README.md)
+  double learningRate = 1e-3;
+  uint64_t seed = 204;
+};
+
+/// Reported after each epoch.
+struct EpochProgress {
+  int epoch = 0;  ///< 1-based
+  int epochs = 0;
+  double loss = 0;
+  double accuracy = 0;  ///< training accuracy of the main output
+  double seconds = 0;   ///< wall time of the epoch
+};
+using ProgressCallback = std::function<void(const EpochProgress&)>;
+
+/// The DeepTune network with its metadata. Deterministic for a given seed. Not thread-safe;
+/// separate instances may train on separate threads.
+class DeepTuneModel {
+ public:
+  /// A freshly initialized network (Keras default initialization drawn from `seed`).
+  DeepTuneModel(ModelInfo info, uint64_t seed);
+  ~DeepTuneModel();
+  DeepTuneModel(DeepTuneModel&&) noexcept;
+  DeepTuneModel& operator=(DeepTuneModel&&) noexcept;
+
+  /// Loads and validates a model file; throws ModelError naming the file and the problem.
+  static DeepTuneModel load(const std::string& path);
+  /// Writes the model file (temporary file, then rename).
+  void save(const std::string& path) const;
+
+  /// Trains on `examples` (labels required). Throws ModelError on bad input or a NaN loss.
+  void train(const std::vector<Example>& examples, const TrainOptions& options,
+             const ProgressCallback& progress = {});
+
+  /// Main-output probabilities (normalized to sum 1) per example, in order.
+  std::vector<std::vector<float>> predict(const std::vector<Example>& examples) const;
+
+  const ModelInfo& info() const;
+  /// Mutable metadata (e.g. to record the training command before saving).
+  ModelInfo& info();
+  int64_t trainableParameters() const;
+  int64_t bufferValues() const;  ///< non-trainable values (BatchNorm statistics)
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Intra-op threads of the tensor library for this process. Stock LSTMs gain nothing from a
+/// second thread here; parallel work (folds) should use one thread each.
+void setComputeThreads(int threads);
+
+}  // namespace deeptune::model

@@ -1,0 +1,68 @@
+// deeptune train: trains the DeepTune device-mapping model on a labelled CSV and saves it.
+#include <cstdio>
+#include <sstream>
+
+#include "data/datasets.hpp"
+#include "model/devmap_data.hpp"
+#include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/progress.hpp"
+
+namespace deeptune::cli {
+
+int runTrain(const Args& args) {
+  po::options_description options("train options");
+  std::string task, dataPath, output, vocabPath;
+  model::TrainOptions train;
+  int maxLength = 1024;
+  options.add_options()("task", po::value(&task)->default_value("devmap"), "task: devmap")(
+      "data", po::value(&dataPath)->required(), "labelled CSV (e.g. cgo17-amd.csv)")(
+      "output,o", po::value(&output)->required(), "model file to write")(
+      "vocab", po::value(&vocabPath), "vocabulary JSON (default: derived from the data's src)")(
+      "epochs", po::value(&train.epochs)->default_value(50), "training epochs")(
+      "batch-size", po::value(&train.batchSize)->default_value(64), "rows per batch")(
+      "seed", po::value(&train.seed)->default_value(204), "random seed")(
+      "max-length", po::value(&maxLength)->default_value(1024), "keep the last N tokens")(
+      "paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)");
+  po::variables_map vm;
+  if (!parseOptions(args,
+                    "usage: deeptune train --task devmap --data CSV -o MODEL [options]\n\n"
+                    "Trains the DeepTune model on every row of CSV and writes a model file.",
+                    options, {}, vm)) {
+    return kExitOk;
+  }
+  if (task != "devmap") throw UsageError("train: unknown --task '" + task + "' (expected devmap)");
+  if (train.epochs < 1 || train.batchSize < 1 || maxLength < 1) {
+    throw UsageError("train: --epochs, --batch-size and --max-length must be positive");
+  }
+  const auto rows = data::readDevmapCsv(dataPath);
+  std::string corpus;
+  for (const auto& row : rows) corpus += (corpus.empty() ? "" : "\n") + row.src;
+  const tokenizer::Vocabulary vocabulary = vocabPath.empty()
+                                               ? tokenizer::Vocabulary::derive(corpus, dataPath)
+                                               : tokenizer::Vocabulary::load(vocabPath);
+  model::DeepTuneModel network(
+      model::devmapModelInfo(vocabulary, maxLength, vm.count("paper-padding") > 0), train.seed);
+  network.info().dataFingerprint = model::devmapFingerprint(rows);
+  network.info().trainingRows = static_cast<int>(rows.size());
+  std::ostringstream command;
+  command << "deeptune train";
+  for (const auto& argument : args) command << " " << argument;
+  network.info().trainingCommand = command.str();
+
+  ProgressPrinter printer;
+  network.train(model::devmapExamples(rows, vocabulary, maxLength), train,
+                [&](const model::EpochProgress& p) {
+                  char line[160];
+                  std::snprintf(line, sizeof line,
+                                "epoch %d/%d  loss %.4f  accuracy %.3f  %.1fs  ETA %s", p.epoch,
+                                p.epochs, p.loss, p.accuracy, p.seconds,
+                                formatDuration(p.seconds * (p.epochs - p.epoch)).c_str());
+                  printer.update(line, p.epoch == p.epochs);
+                });
+  network.save(output);
+  std::printf("trained on %zu rows in %s; wrote %s\n", rows.size(),
+              formatDuration(printer.elapsed()).c_str(), output.c_str());
+  return kExitOk;
+}
+
+}  // namespace deeptune::cli

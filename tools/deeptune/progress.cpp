@@ -1,0 +1,45 @@
+// Progress lines on stderr: a live line on a terminal, one plain line per step otherwise.
+#include "tools/deeptune/progress.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+namespace deeptune::cli {
+
+ProgressPrinter::ProgressPrinter()
+    : terminal_(::isatty(STDERR_FILENO) != 0), started_(std::chrono::steady_clock::now()) {}
+
+ProgressPrinter::~ProgressPrinter() {
+  if (liveLineOpen_) std::cerr << "\n";
+}
+
+void ProgressPrinter::update(const std::string& message, bool final) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (terminal_) {
+    std::cerr << "\r\033[K" << message << (final ? "\n" : "") << std::flush;
+    liveLineOpen_ = !final;
+  } else {
+    std::cerr << message << "\n" << std::flush;
+  }
+}
+
+double ProgressPrinter::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+}
+
+std::string formatDuration(double seconds) {
+  const long total = static_cast<long>(seconds + 0.5);
+  char text[32];
+  if (total >= 3600) {
+    std::snprintf(text, sizeof text, "%ldh%02ldm", total / 3600, (total % 3600) / 60);
+  } else if (total >= 60) {
+    std::snprintf(text, sizeof text, "%ldm%02lds", total / 60, total % 60);
+  } else {
+    std::snprintf(text, sizeof text, "%lds", total);
+  }
+  return text;
+}
+
+}  // namespace deeptune::cli
