@@ -100,8 +100,10 @@ Batch makeBatch(const std::vector<Example>& examples, const GroupedExamples& gro
 /// so batches differ between epochs) until a batch holds `batchSize` rows; batches in random
 /// order. Similar lengths keep the padding, which costs time but not accuracy, small.
 std::vector<std::vector<size_t>> planBatches(const GroupedExamples& grouped, size_t batchSize,
+                                             TrainOptions::Batching batching,
                                              std::mt19937_64& random) {
-  constexpr double kJitter = 128.0;  // tokens
+  // Random batching: a jitter so large that the order is a random permutation.
+  const double kJitter = batching == TrainOptions::Batching::kRandom ? 1e12 : 128.0;  // tokens
   std::uniform_real_distribution<double> jitter(0.0, kJitter);
   std::vector<std::pair<double, size_t>> keyed;
   for (size_t id = 0; id < grouped.sources.size(); ++id) {
@@ -209,7 +211,7 @@ void DeepTuneModel::train(const std::vector<Example>& examples, const TrainOptio
     double lossSum = 0;
     int64_t correct = 0;
     for (const std::vector<size_t>& sourceIds :
-         planBatches(grouped, static_cast<size_t>(options.batchSize), random)) {
+         planBatches(grouped, static_cast<size_t>(options.batchSize), options.batching, random)) {
       size_t rows = 0;
       for (size_t id : sourceIds) rows += grouped.rowsOfSource[id].size();
       const Batch batch = makeBatch(examples, grouped, sourceIds, impl_->info);

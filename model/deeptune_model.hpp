@@ -34,6 +34,9 @@ struct ModelInfo {
 struct TrainOptions {
   int epochs = 50;
   int batchSize = 64;  ///< rows per batch (sources are kept whole; see model/README.md)
+  /// Sources of similar length per batch (less padding, faster) or in random order (closer to
+  /// the paper's shuffled batches).
+  enum class Batching { kSimilarLength, kRandom } batching = Batching::kSimilarLength;
   double learningRate = 1e-3;
   uint64_t seed = 204;
 };

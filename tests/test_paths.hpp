@@ -15,5 +15,6 @@ inline std::string paperDataDir() { return sharedDir() + "/data/deeptune"; }
 inline std::string conformanceDir() { return sharedDir() + "/conformance/rewriter"; }
 inline std::string sourceDir() { return DEEPTUNE_SOURCE_DIR; }
 inline std::string cliPath() { return DEEPTUNE_CLI; }
+inline std::string binaryDir() { return DEEPTUNE_BINARY_DIR; }
 
 }  // namespace deeptune::test

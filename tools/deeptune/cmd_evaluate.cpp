@@ -32,21 +32,27 @@ int runEvaluate(const Args& args) {
   std::string task, dataPath, foldsPath, methodList, reportDir, platform, protocol;
   model::DeepTuneMethodOptions deeptune;
   int workers = 2;
-  options.add_options()("task", po::value(&task)->default_value("devmap"), "task: devmap")(
-      "data", po::value(&dataPath)->required(), "labelled CSV (e.g. cgo17-amd.csv)")(
-      "folds", po::value(&foldsPath), "folds CSV (protocol 'folds'; e.g. folds-amd.csv)")(
-      "protocol", po::value(&protocol)->default_value("folds"),
-      "folds (the --folds file), suite (leave one suite out), kernel (10 folds grouped by source)")(
-      "methods", po::value(&methodList)->default_value("static,grewe,deeptune"),
-      "comma-separated: static, grewe, deeptune")("report", po::value(&reportDir)->required(),
-                                                  "report folder to write")(
-      "platform", po::value(&platform), "platform name in the report (default: from --data)")(
-      "epochs", po::value(&deeptune.train.epochs)->default_value(50), "DeepTune epochs")(
-      "batch-size", po::value(&deeptune.train.batchSize)->default_value(64), "rows per batch")(
-      "seed", po::value(&deeptune.train.seed)->default_value(204), "seed (fold f uses seed+f)")(
-      "max-length", po::value(&deeptune.maxLength)->default_value(1024), "keep the last N tokens")(
-      "paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)")(
-      "workers", po::value(&workers)->default_value(2), "folds trained at once");
+  std::string batching;
+  // clang-format off
+  options.add_options()
+      ("task", po::value(&task)->default_value("devmap"), "task: devmap")
+      ("data", po::value(&dataPath)->required(), "labelled CSV (e.g. cgo17-amd.csv)")
+      ("folds", po::value(&foldsPath), "folds CSV (protocol 'folds'; e.g. folds-amd.csv)")
+      ("protocol", po::value(&protocol)->default_value("folds"),
+       "folds (the --folds file), suite (leave one suite out), kernel (10 folds grouped by source)")
+      ("methods", po::value(&methodList)->default_value("static,grewe,deeptune"),
+       "comma-separated: static, grewe, deeptune")
+      ("report", po::value(&reportDir)->required(), "report folder to write")
+      ("platform", po::value(&platform), "platform name in the report (default: from --data)")
+      ("epochs", po::value(&deeptune.train.epochs)->default_value(50), "DeepTune epochs")
+      ("batch-size", po::value(&deeptune.train.batchSize)->default_value(64), "rows per batch")
+      ("batching", po::value(&batching)->default_value("length"),
+       "length (sources of similar length per batch) or random (shuffled sources)")
+      ("seed", po::value(&deeptune.train.seed)->default_value(204), "seed (fold f uses seed+f)")
+      ("max-length", po::value(&deeptune.maxLength)->default_value(1024), "keep the last N tokens")
+      ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)")
+      ("workers", po::value(&workers)->default_value(2), "folds trained at once");
+  // clang-format on
   po::variables_map vm;
   if (!parseOptions(args,
                     "usage: deeptune evaluate --task devmap --data CSV --folds FOLDS.csv "
@@ -61,6 +67,7 @@ int runEvaluate(const Args& args) {
     throw UsageError("evaluate: --workers and --epochs must be positive");
   }
   deeptune.paperPadding = vm.count("paper-padding") > 0;
+  deeptune.train.batching = parseBatching(batching);
   const auto rows = data::readDevmapCsv(dataPath);
   std::vector<int> foldOfRow;
   std::string protocolText;

@@ -9,20 +9,32 @@
 
 namespace deeptune::cli {
 
+model::TrainOptions::Batching parseBatching(const std::string& name) {
+  if (name == "length") return model::TrainOptions::Batching::kSimilarLength;
+  if (name == "random") return model::TrainOptions::Batching::kRandom;
+  throw UsageError("unknown --batching '" + name + "' (length or random)");
+}
+
 int runTrain(const Args& args) {
   po::options_description options("train options");
   std::string task, dataPath, output, vocabPath;
   model::TrainOptions train;
   int maxLength = 1024;
-  options.add_options()("task", po::value(&task)->default_value("devmap"), "task: devmap")(
-      "data", po::value(&dataPath)->required(), "labelled CSV (e.g. cgo17-amd.csv)")(
-      "output,o", po::value(&output)->required(), "model file to write")(
-      "vocab", po::value(&vocabPath), "vocabulary JSON (default: derived from the data's src)")(
-      "epochs", po::value(&train.epochs)->default_value(50), "training epochs")(
-      "batch-size", po::value(&train.batchSize)->default_value(64), "rows per batch")(
-      "seed", po::value(&train.seed)->default_value(204), "random seed")(
-      "max-length", po::value(&maxLength)->default_value(1024), "keep the last N tokens")(
-      "paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)");
+  std::string batching;
+  // clang-format off
+  options.add_options()
+      ("task", po::value(&task)->default_value("devmap"), "task: devmap")
+      ("data", po::value(&dataPath)->required(), "labelled CSV (e.g. cgo17-amd.csv)")
+      ("output,o", po::value(&output)->required(), "model file to write")
+      ("vocab", po::value(&vocabPath), "vocabulary JSON (default: derived from the data's src)")
+      ("epochs", po::value(&train.epochs)->default_value(50), "training epochs")
+      ("batch-size", po::value(&train.batchSize)->default_value(64), "rows per batch")
+      ("batching", po::value(&batching)->default_value("length"),
+       "length (sources of similar length per batch) or random (shuffled sources)")
+      ("seed", po::value(&train.seed)->default_value(204), "random seed")
+      ("max-length", po::value(&maxLength)->default_value(1024), "keep the last N tokens")
+      ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)");
+  // clang-format on
   po::variables_map vm;
   if (!parseOptions(args,
                     "usage: deeptune train --task devmap --data CSV -o MODEL [options]\n\n"
@@ -34,6 +46,7 @@ int runTrain(const Args& args) {
   if (train.epochs < 1 || train.batchSize < 1 || maxLength < 1) {
     throw UsageError("train: --epochs, --batch-size and --max-length must be positive");
   }
+  train.batching = parseBatching(batching);
   const auto rows = data::readDevmapCsv(dataPath);
   std::string corpus;
   for (const auto& row : rows) corpus += (corpus.empty() ? "" : "\n") + row.src;

@@ -1,0 +1,112 @@
+// Predictor: kernel source + launch sizes -> device, joining rewriter, tokenizer and model.
+#include "api/predictor.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <functional>
+#include <unordered_map>
+
+#include "model/deeptune_model.hpp"
+#include "model/devmap_data.hpp"
+#include "model/model_error.hpp"
+#include "rewriter/normalizer.hpp"
+#include "tokenizer/vocabulary.hpp"
+
+namespace deeptune::api {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// What the network reads for one kernel, cached per (source, kernel).
+struct EncodedKernel {
+  std::string kernel;
+  std::vector<int> tokens;
+  size_t skipped = 0;
+};
+
+fs::path executableDir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe.parent_path();
+}
+
+}  // namespace
+
+struct Predictor::Impl {
+  std::string modelPath;
+  model::DeepTuneModel network;
+  tokenizer::Vocabulary vocabulary;
+  rewriter::Normalizer normalizer;
+  std::unordered_map<size_t, EncodedKernel> cache;
+
+  explicit Impl(const std::string& path)
+      : modelPath(path),
+        network(model::DeepTuneModel::load(path)),
+        vocabulary(network.info().vocabulary, path) {
+    if (network.info().task != "devmap") {
+      throw model::ModelError(path + ": a '" + network.info().task +
+                              "' model, expected a devmap (device mapping) model");
+    }
+  }
+};
+
+Predictor::Predictor(const std::string& modelPath) : impl_(std::make_unique<Impl>(modelPath)) {}
+Predictor::~Predictor() = default;
+Predictor::Predictor(Predictor&&) noexcept = default;
+Predictor& Predictor::operator=(Predictor&&) noexcept = default;
+
+const std::string& Predictor::modelPath() const { return impl_->modelPath; }
+
+DevicePrediction Predictor::predict(const std::string& source, const std::string& fileName,
+                                    const std::string& kernel, double dsizeBytes, double wgsize) {
+  const size_t key = std::hash<std::string>{}(source + '\0' + kernel);
+  auto found = impl_->cache.find(key);
+  if (found == impl_->cache.end()) {
+    EncodedKernel encoded;
+    const std::string extract = impl_->normalizer.extractKernel(source, fileName, kernel);
+    const auto encoding =
+        impl_->vocabulary.encode(extract, tokenizer::UnknownPolicy::kSkip, fileName);
+    encoded.skipped = encoding.skipped;
+    encoded.tokens =
+        model::modelTokens(impl_->vocabulary, extract, impl_->network.info().maxLength);
+    encoded.kernel = kernel;
+    if (encoded.kernel.empty()) {
+      encoded.kernel = impl_->normalizer.kernels(source, fileName).front().original;
+    }
+    found = impl_->cache.emplace(key, std::move(encoded)).first;
+  }
+  model::Example example;
+  example.tokens = found->second.tokens;
+  example.aux = {static_cast<float>(dsizeBytes), static_cast<float>(wgsize)};
+  const std::vector<float> probabilities = impl_->network.predict({example}).front();
+  DevicePrediction prediction;
+  prediction.kernel = found->second.kernel;
+  const bool gpu = probabilities[1] > probabilities[0];
+  prediction.device = impl_->network.info().labels[gpu ? 1 : 0];
+  prediction.probability = probabilities[gpu ? 1 : 0];
+  prediction.skippedCharacters = found->second.skipped;
+  prediction.tokens = found->second.tokens.size();
+  return prediction;
+}
+
+std::string findBundledModel(const std::string& platform) {
+  const std::string name = "devmap-" + platform + ".model";
+  std::vector<fs::path> candidates;
+  if (const char* dir = std::getenv("DEEPTUNE_MODELS")) candidates.push_back(fs::path(dir) / name);
+  const fs::path exeDir = executableDir();
+  if (!exeDir.empty()) {
+    candidates.push_back(exeDir / ".." / "share" / "deeptune" / "models" / name);
+    candidates.push_back(exeDir / ".." / ".." / "models" / name);  // build/bin in the checkout
+  }
+  candidates.push_back(fs::path(DEEPTUNE_SOURCE_MODELS_DIR) / name);
+  std::error_code ec;
+  for (const fs::path& candidate : candidates) {
+    if (fs::is_regular_file(candidate, ec)) return fs::weakly_canonical(candidate, ec).string();
+  }
+  throw model::ModelError("no bundled model '" + name +
+                          "' (looked in $DEEPTUNE_MODELS, ../share/deeptune/models beside the "
+                          "binary, and " DEEPTUNE_SOURCE_MODELS_DIR "); pass --model");
+}
+
+}  // namespace deeptune::api

@@ -1,0 +1,49 @@
+// Predictor: kernel source + launch sizes -> device, joining rewriter, tokenizer and model.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace deeptune::api {
+
+/// The device chosen for one kernel launch.
+struct DevicePrediction {
+  std::string kernel;            ///< the kernel's name in the source
+  std::string device;            ///< "CPU" or "GPU"
+  double probability = 0;        ///< the model's probability of `device`
+  size_t skippedCharacters = 0;  ///< characters outside the model's vocabulary (ignored)
+  size_t tokens = 0;             ///< tokens the model read (after truncation)
+};
+
+/// Predicts the device for OpenCL kernels with a device-mapping model file. The normalized,
+/// encoded kernel is cached by source hash, so repeated launches of a kernel only run the
+/// network. Not thread-safe: one Predictor per thread. Errors are the modules' own exceptions
+/// (rewriter::RewriteError, model::ModelError, tokenizer::VocabError).
+class Predictor {
+ public:
+  /// Loads and validates `modelPath` (must be a devmap model).
+  explicit Predictor(const std::string& modelPath);
+  ~Predictor();
+  Predictor(Predictor&&) noexcept;
+  Predictor& operator=(Predictor&&) noexcept;
+
+  /// Normalizes `source` (named `fileName` in errors), extracts `kernel` (empty = the only
+  /// kernel), and predicts for a launch moving `dsizeBytes` bytes with work-group size `wgsize`.
+  DevicePrediction predict(const std::string& source, const std::string& fileName,
+                           const std::string& kernel, double dsizeBytes, double wgsize);
+
+  const std::string& modelPath() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The bundled model for `platform` ("amd" or "nvidia"): models/devmap-PLATFORM.model found in
+/// $DEEPTUNE_MODELS, beside the installed binary (../share/deeptune/models), in the build tree's
+/// source folder, or the source folder this build came from. Throws model::ModelError if absent.
+std::string findBundledModel(const std::string& platform);
+
+}  // namespace deeptune::api

@@ -1,0 +1,83 @@
+// End-to-end tests of `deeptune predict` with the bundled models on our own kernels.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli_runner.hpp"
+#include "tests/scratch_dir.hpp"
+#include "tests/test_paths.hpp"
+
+using Catch::Matchers::Contains;
+using deeptune::test::lineCount;
+using deeptune::test::runCli;
+using deeptune::test::ScratchDir;
+
+TEST_CASE("cli predict: a kernel of kernels/ with the bundled models", "[cli][predict]") {
+  const std::string kernel = deeptune::test::sourceDir() + "/kernels/vector_add.cl";
+  for (const std::string platform : {"amd", "nvidia"}) {
+    const auto result = runCli("predict '" + kernel + "' --dsize 4194304 --wgsize 256 --platform " +
+                               platform + " --json");
+    INFO(platform << ": " << result.err);
+    REQUIRE(result.exitCode == 0);
+    const auto json = nlohmann::json::parse(result.out);
+    CHECK(json.at("kernel") == "vector_add");
+    CHECK((json.at("device") == "CPU" || json.at("device") == "GPU"));
+    CHECK(json.at("probability").get<double>() >= 0.5);
+    CHECK(json.at("tokens").get<int>() > 50);
+    CHECK_THAT(json.at("model").get<std::string>(), Contains("devmap-" + platform + ".model"));
+  }
+  const auto plain = runCli("predict '" + kernel + "' --dsize 4194304 --wgsize 256");
+  REQUIRE(plain.exitCode == 0);
+  CHECK_THAT(plain.out, Contains("vector_add: ") && Contains("(probability "));
+  CHECK(lineCount(plain.out) == 1);
+}
+
+TEST_CASE("cli predict: bad input exits 2 with one line", "[cli][predict]") {
+  ScratchDir dir("deeptune-cli-predict");
+  const std::string two = dir.file("two.cl",
+                                   "__kernel void first(__global int* a) {\n  a[0] = 1;\n}\n"
+                                   "__kernel void second(__global int* a) {\n  a[1] = 2;\n}\n");
+  const std::string corrupt = dir.file("corrupt.model", "DEEPTUNE-MODEL\n{\"format_version\":1}\n");
+  struct Bad {
+    std::string arguments;
+    const char* message;
+  };
+  const Bad cases[] = {
+      {"'" + two + "' --dsize 1024 --wgsize 64", "first, second"},
+      {"'" + two + "' --dsize 1024 --wgsize 64 --kernel third", "no kernel named 'third'"},
+      {"'" + two + "' --dsize 1024 --wgsize 64 --kernel first --model '" + corrupt + "'",
+       "corrupt.model: model header lacks a field"},
+      {"'" + two + "' --dsize 1024 --wgsize 64 --model '" + two + "'", "not a deeptune model"},
+      {"'" + two + "' --dsize 1024 --wgsize 64 --platform arm", "unknown --platform"},
+      {"'" + two + "' --wgsize 64", "dsize"},
+      {"'" + dir.path.string() + "/absent.cl' --dsize 1 --wgsize 1", "cannot open file"},
+  };
+  for (const Bad& bad : cases) {
+    const auto result = runCli("predict " + bad.arguments);
+    INFO(bad.arguments << " -> " << result.err);
+    CHECK(result.exitCode == 2);
+    CHECK(lineCount(result.err) == 1);
+    CHECK_THAT(result.err, Contains(bad.message));
+  }
+}
+
+TEST_CASE("cli predict finds the bundled models from any folder, built or installed",
+          "[cli][predict]") {
+  ScratchDir dir("deeptune-cli-predict-install");
+  const std::string kernel = deeptune::test::sourceDir() + "/kernels/vector_add.cl";
+  const std::string prefix = (dir.path / "prefix").string();
+  const std::string install =
+      "cmake --install '" + deeptune::test::binaryDir() + "' --prefix '" + prefix + "' >/dev/null";
+  REQUIRE(std::system(install.c_str()) == 0);
+  const std::pair<std::string, std::string> binaries[] = {
+      {deeptune::test::cliPath(), "/models/devmap-amd.model"},
+      {prefix + "/bin/deeptune", prefix + "/share/deeptune/models/devmap-amd.model"}};
+  for (const auto& [binary, modelPath] : binaries) {
+    const std::string output = (dir.path / "out.txt").string();
+    const std::string command = "cd / && env -u DEEPTUNE_MODELS '" + binary + "' predict '" +
+                                kernel + "' --dsize 4096 --wgsize 64 --json > '" + output + "'";
+    INFO(binary);
+    CHECK(std::system(command.c_str()) == 0);
+    CHECK_THAT(deeptune::test::readWholeFile(output),
+               Contains("\"device\":") && Contains(modelPath + "\""));
+  }
+}

@@ -1,0 +1,136 @@
+// DeepTune model: parameter count, learning, determinism, padding invariance, model files.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+
+#include "data/datasets.hpp"
+#include "model/deeptune_model.hpp"
+#include "model/devmap_data.hpp"
+#include "model/model_error.hpp"
+#include "tests/cli_runner.hpp"
+#include "tests/scratch_dir.hpp"
+#include "tests/test_paths.hpp"
+
+namespace {
+
+using deeptune::model::DeepTuneModel;
+using deeptune::model::Example;
+using deeptune::model::ModelError;
+using deeptune::model::TrainOptions;
+
+const std::vector<deeptune::data::DevmapRow>& amdRows() {
+  static const auto rows =
+      deeptune::data::readDevmapCsv(deeptune::test::paperDataDir() + "/cgo17-amd.csv");
+  return rows;
+}
+
+deeptune::tokenizer::Vocabulary paperVocabulary() {
+  return deeptune::tokenizer::Vocabulary::load(deeptune::test::paperDataDir() + "/vocab-128.json");
+}
+
+/// A small, fast training set: the rows of the first `sources` distinct kernels, short sequences.
+std::vector<Example> smallExamples(size_t sources, int maxLength) {
+  std::vector<deeptune::data::DevmapRow> rows;
+  std::map<std::string, int> seen;
+  for (const auto& row : amdRows()) {
+    if (seen.count(row.src) == 0 && seen.size() == sources) continue;
+    seen.emplace(row.src, 0);
+    rows.push_back(row);
+  }
+  return deeptune::model::devmapExamples(rows, paperVocabulary(), maxLength);
+}
+
+DeepTuneModel freshModel(int maxLength, uint64_t seed = 7) {
+  return DeepTuneModel(deeptune::model::devmapModelInfo(paperVocabulary(), maxLength, false), seed);
+}
+
+}  // namespace
+
+TEST_CASE("the network has the paper's parameter count", "[model]") {
+  const DeepTuneModel model = freshModel(1024);
+  // Keras: Embedding 129x64 = 8256; two LSTM(64) layers 2 x 4 x (64x64 + 64x64 + 64) = 66048;
+  // LM head 64x2+2 = 130; BatchNorm(66) gamma+beta = 132; Dense 66x32+32 = 2144; Dense 32x2+2 =
+  // 66; total 76,776. LibTorch's LSTM keeps two bias vectors per gate (b_ih and b_hh): + 2 x 4 x
+  // 64 = 512.
+  CHECK(model.trainableParameters() == 76776 + 512);
+  CHECK(model.bufferValues() == 132);  // BatchNorm running mean and variance (non-trainable)
+}
+
+TEST_CASE("a tiny training run learns", "[model]") {
+  const std::vector<Example> examples = smallExamples(24, 128);
+  size_t gpu = 0;
+  for (const Example& example : examples) gpu += example.label == 1;
+  const double majority = static_cast<double>(std::max(gpu, examples.size() - gpu)) /
+                          static_cast<double>(examples.size());
+  DeepTuneModel model = freshModel(128);
+  TrainOptions options;
+  options.epochs = 30;
+  std::vector<deeptune::model::EpochProgress> epochs;
+  model.train(examples, options, [&](const auto& p) { epochs.push_back(p); });
+  REQUIRE(epochs.size() == 30);
+  CHECK(epochs.back().loss < epochs.front().loss * 0.8);
+  size_t correct = 0;
+  const auto probabilities = model.predict(examples);
+  for (size_t i = 0; i < examples.size(); ++i) {
+    correct += (probabilities[i][1] > probabilities[i][0]) == (examples[i].label == 1);
+  }
+  CHECK(static_cast<double>(correct) / static_cast<double>(examples.size()) > majority);
+}
+
+TEST_CASE("training is deterministic for a seed", "[model]") {
+  const std::vector<Example> examples = smallExamples(8, 64);
+  TrainOptions options;
+  options.epochs = 3;
+  DeepTuneModel first = freshModel(64, 11), second = freshModel(64, 11), other = freshModel(64, 12);
+  first.train(examples, options);
+  second.train(examples, options);
+  other.train(examples, options);
+  CHECK(first.predict(examples) == second.predict(examples));
+  CHECK(first.predict(examples) != other.predict(examples));
+}
+
+TEST_CASE("a kernel's prediction does not depend on its batch", "[model]") {
+  // Sequences are padded to the longest in a batch; the padding must never change a result.
+  const std::vector<Example> examples = smallExamples(12, 256);
+  const DeepTuneModel model = freshModel(256);
+  const auto together = model.predict(examples);
+  for (size_t i = 0; i < examples.size(); ++i) {
+    const auto alone = model.predict({examples[i]}).front();
+    CHECK(alone[0] == Approx(together[i][0]).margin(1e-5));
+  }
+}
+
+TEST_CASE("save -> load gives identical predictions; bad files are rejected", "[model]") {
+  deeptune::test::ScratchDir dir("deeptune-model-file");
+  const std::vector<Example> examples = smallExamples(6, 64);
+  DeepTuneModel model = freshModel(64);
+  TrainOptions options;
+  options.epochs = 2;
+  model.train(examples, options);
+  model.info().trainingCommand = "test";
+  const std::string path = (dir.path / "m.model").string();
+  model.save(path);
+  const DeepTuneModel loaded = DeepTuneModel::load(path);
+  CHECK(loaded.predict(examples) == model.predict(examples));
+  CHECK(loaded.info().vocabulary == model.info().vocabulary);
+  CHECK(loaded.info().trainingCommand == "test");
+
+  const std::string bytes = deeptune::test::readWholeFile(path);
+  const auto rejects = [&](const std::string& content, const std::string& message) {
+    const std::string bad = dir.file("bad.model", content);
+    CHECK_THROWS_WITH(DeepTuneModel::load(bad),
+                      Catch::StartsWith(bad + ": ") && Catch::Contains(message));
+  };
+  rejects(bytes.substr(0, bytes.size() - 100), "truncated model file (weights");
+  rejects(bytes.substr(0, 40), "truncated model file (header)");
+  rejects("__kernel void A() {}\n", "not a deeptune model file");
+  std::string flipped = bytes;
+  flipped[flipped.size() - 50] ^= 0x20;
+  rejects(flipped, "checksum mismatch");
+  std::string foreignTask = bytes;
+  foreignTask.replace(foreignTask.find("\"task\":\"devmap\""), 15, "\"task\":\"coarse\"");
+  rejects(foreignTask, "do not match task 'coarse'");
+  CHECK_THROWS_AS(DeepTuneModel::load((dir.path / "absent.model").string()), ModelError);
+}
