@@ -11,6 +11,7 @@
 #include "model/grewe_tree.hpp"
 #include "model/static_mapping.hpp"
 #include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/train_options.hpp"
 #include "tools/deeptune/progress.hpp"
 
 namespace deeptune::cli {

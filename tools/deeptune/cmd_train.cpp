@@ -5,6 +5,7 @@
 #include "data/datasets.hpp"
 #include "model/devmap_data.hpp"
 #include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/train_options.hpp"
 #include "tools/deeptune/progress.hpp"
 
 namespace deeptune::cli {

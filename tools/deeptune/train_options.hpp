@@ -1,0 +1,13 @@
+// Options shared by deeptune train and evaluate.
+#pragma once
+
+#include <string>
+
+#include "model/deeptune_model.hpp"
+
+namespace deeptune::cli {
+
+/// --batching: "length" or "random"; throws UsageError otherwise.
+model::TrainOptions::Batching parseBatching(const std::string& name);
+
+}  // namespace deeptune::cli
