@@ -13,5 +13,8 @@ int runEvaluate(
     const Args& args);  ///< deeptune evaluate --task devmap --data CSV --folds F --report DIR
 int runPredict(const Args& args);  ///< deeptune predict KERNEL.cl --dsize N --wgsize M     ///<
                                    ///< deeptune train --task devmap --data CSV -o MODEL
+int runDevices(const Args& args);        ///< deeptune devices [--json]
+int runMeasure(const Args& args);        ///< deeptune measure FILES... | --csv F --gsize N -o OUT
+int runMeasureWorker(const Args& args);  ///< deeptune __measure-worker REQUEST (hidden)
 
 }  // namespace deeptune::cli

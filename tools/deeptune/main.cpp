@@ -3,11 +3,16 @@
 #include <map>
 
 #include "data/data_error.hpp"
+#ifndef DEEPTUNE_LEAN
 #include "model/model_error.hpp"
+#endif
 #ifdef DEEPTUNE_WITH_REWRITER
 #include "rewriter/rewrite_error.hpp"
 #endif
+#include "runtime/runtime_error.hpp"
+#ifndef DEEPTUNE_LEAN
 #include "tokenizer/vocab_error.hpp"
+#endif
 #include "tools/deeptune/commands.hpp"
 
 namespace {
@@ -23,6 +28,8 @@ const char* kUsage =
     "  vocab      derive a vocabulary from files or a CSV column\n"
     "  train      train the DeepTune model on a labelled CSV\n"
     "  evaluate   cross-validate static, Grewe et al. and DeepTune; write a report\n"
+    "  devices    list the OpenCL devices\n"
+    "  measure    time kernels on every OpenCL device (isolated, checked) and write a CSV\n"
     "\n"
     "exit codes: 0 ok, 1 runtime failure, 2 bad input or usage";
 
@@ -31,8 +38,12 @@ int dispatch(const std::string& command, const Args& args) {
 #ifdef DEEPTUNE_WITH_REWRITER
       {"rewrite", deeptune::cli::runRewrite},
 #endif
+#ifndef DEEPTUNE_LEAN
       {"tokenize", deeptune::cli::runTokenize}, {"vocab", deeptune::cli::runVocab},
       {"train", deeptune::cli::runTrain},       {"evaluate", deeptune::cli::runEvaluate},
+#endif
+      {"devices", deeptune::cli::runDevices},   {"measure", deeptune::cli::runMeasure},
+      {"__measure-worker", deeptune::cli::runMeasureWorker},
   };
   auto found = commands.find(command);
   if (found == commands.end()) {
@@ -70,12 +81,16 @@ int main(int argc, char** argv) {
   } catch (const rewriter::RewriteError& e) {
     return fail(cli::kExitBadInput, e.what());
 #endif
+#ifndef DEEPTUNE_LEAN
   } catch (const tokenizer::VocabError& e) {
-    return fail(cli::kExitBadInput, e.what());
-  } catch (const data::DataError& e) {
     return fail(cli::kExitBadInput, e.what());
   } catch (const model::ModelError& e) {
     return fail(cli::kExitBadInput, e.what());
+#endif
+  } catch (const data::DataError& e) {
+    return fail(cli::kExitBadInput, e.what());
+  } catch (const runtime::RuntimeError& e) {
+    return fail(cli::kExitFailure, e.what());
   } catch (const std::exception& e) {
     return fail(cli::kExitFailure, e.what());
   }

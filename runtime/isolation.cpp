@@ -1,0 +1,505 @@
+// Kernel measurements in fresh worker processes: request and record encoding, the worker loop,
+// and the parent that restarts workers after a hang or a crash.
+#include "runtime/isolation.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <regex>
+
+#include "runtime/runtime_error.hpp"
+#include "runtime/subprocess.hpp"
+
+namespace deeptune::runtime {
+
+namespace {
+
+constexpr size_t kMaxMessage = 16384;  ///< bytes of a build log or message sent back per item
+constexpr int kMaxEarlyDeaths = 2;     ///< workers dying while building, then give up
+
+// ---- one-line records: fields separated by TAB, with \\, \t, \n, \r escaped ----
+
+std::string escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string unescape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\' || i + 1 == text.size()) {
+      out += text[i];
+      continue;
+    }
+    const char c = text[++i];
+    out += c == 't' ? '\t' : c == 'n' ? '\n' : c == 'r' ? '\r' : c;
+  }
+  return out;
+}
+
+std::string record(const std::vector<std::string>& fields) {
+  std::string line;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) line += '\t';
+    line += escape(fields[i]);
+  }
+  return line;
+}
+
+std::vector<std::string> fieldsOf(const std::string& line) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  while (true) {
+    const size_t end = line.find('\t', start);
+    fields.push_back(unescape(line.substr(start, end == std::string::npos ? end : end - start)));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return fields;
+}
+
+uint64_t toNumber(const std::string& text, const char* what) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0) {
+    throw RuntimeError(std::string("worker protocol: bad ") + what + " '" + text + "'");
+  }
+  return value;
+}
+
+std::string capped(const std::string& text) {
+  return text.size() <= kMaxMessage ? text : text.substr(0, kMaxMessage) + "\n[... cut]";
+}
+
+std::string joinStatuses(const std::vector<Status>& statuses) {
+  std::string text;
+  for (Status s : statuses) text += (text.empty() ? "" : ",") + statusName(s);
+  return text;
+}
+
+std::string encodeMeasurement(size_t item, const Measurement& m) {
+  std::string runs;
+  for (const RunTiming& run : m.runs) {
+    runs += (runs.empty() ? "" : ",") + std::to_string(run.h2dNs) + "/" +
+            std::to_string(run.kernelNs) + "/" + std::to_string(run.d2hNs);
+  }
+  return record({"result", std::to_string(item), statusName(m.status), joinStatuses(m.failedChecks),
+                 std::to_string(m.wgsize), std::to_string(m.globalSize),
+                 std::to_string(m.transferBytes), runs, capped(m.message)});
+}
+
+Measurement decodeMeasurement(const std::vector<std::string>& f) {
+  if (f.size() != 9) throw RuntimeError("worker protocol: bad result record");
+  Measurement m;
+  const auto status = parseStatus(f[2]);
+  if (!status) throw RuntimeError("worker protocol: bad status '" + f[2] + "'");
+  m.status = *status;
+  size_t start = 0;
+  while (start < f[3].size()) {
+    const size_t end = std::min(f[3].find(',', start), f[3].size());
+    const auto check = parseStatus(f[3].substr(start, end - start));
+    if (check) m.failedChecks.push_back(*check);
+    start = end + 1;
+  }
+  m.wgsize = toNumber(f[4], "wgsize");
+  m.globalSize = toNumber(f[5], "global size");
+  m.transferBytes = toNumber(f[6], "transfer");
+  start = 0;
+  while (start < f[7].size()) {
+    const size_t end = std::min(f[7].find(',', start), f[7].size());
+    const std::string run = f[7].substr(start, end - start);
+    const size_t a = run.find('/');
+    const size_t b = run.find('/', a == std::string::npos ? a : a + 1);
+    if (a == std::string::npos || b == std::string::npos) {
+      throw RuntimeError("worker protocol: bad run '" + run + "'");
+    }
+    RunTiming timing;
+    timing.h2dNs = toNumber(run.substr(0, a), "h2d");
+    timing.kernelNs = toNumber(run.substr(a + 1, b - a - 1), "kernel");
+    timing.d2hNs = toNumber(run.substr(b + 1), "d2h");
+    m.runs.push_back(timing);
+    start = end + 1;
+  }
+  m.message = f[8];
+  return m;
+}
+
+std::string encodeDevice(const DeviceInfo& d) {
+  return record({"device", std::to_string(d.index), d.name, d.vendor, d.type, d.platform,
+                 d.platformVersion, d.deviceVersion, d.driverVersion,
+                 std::to_string(d.computeUnits), std::to_string(d.globalMemBytes),
+                 std::to_string(d.localMemBytes), std::to_string(d.maxWorkGroupSize),
+                 std::to_string(d.addressBits)});
+}
+
+DeviceInfo decodeDevice(const std::vector<std::string>& f) {
+  if (f.size() != 14) throw RuntimeError("worker protocol: bad device record");
+  DeviceInfo d;
+  d.index = static_cast<int>(toNumber(f[1], "device index"));
+  d.name = f[2];
+  d.vendor = f[3];
+  d.type = f[4];
+  d.platform = f[5];
+  d.platformVersion = f[6];
+  d.deviceVersion = f[7];
+  d.driverVersion = f[8];
+  d.computeUnits = static_cast<int>(toNumber(f[9], "compute units"));
+  d.globalMemBytes = toNumber(f[10], "global memory");
+  d.localMemBytes = toNumber(f[11], "local memory");
+  d.maxWorkGroupSize = toNumber(f[12], "work-group size");
+  d.addressBits = static_cast<int>(toNumber(f[13], "address bits"));
+  return d;
+}
+
+/// Writes a request to a private temporary file, removed on scope exit.
+struct RequestFile {
+  std::string path;
+  explicit RequestFile(const std::string& text) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(dir != nullptr && *dir ? dir : "/tmp") + "/deeptune-request-XXXXXX";
+    const int fd = ::mkstemp(pattern.data());
+    if (fd < 0) throw RuntimeError("cannot create a request file in " + pattern);
+    path = pattern;
+    size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+      if (n <= 0) {
+        ::close(fd);
+        throw RuntimeError("cannot write the request file " + path);
+      }
+      done += static_cast<size_t>(n);
+    }
+    ::close(fd);
+  }
+  ~RequestFile() {
+    if (!path.empty()) std::remove(path.c_str());
+  }
+  RequestFile(const RequestFile&) = delete;
+  RequestFile& operator=(const RequestFile&) = delete;
+};
+
+std::string lastLine(const std::string& text) {
+  size_t end = text.find_last_not_of(" \n\r\t");
+  if (end == std::string::npos) return "";
+  const size_t start = text.rfind('\n', end);
+  return text.substr(start == std::string::npos ? 0 : start + 1,
+                     end - (start == std::string::npos ? 0 : start + 1) + 1);
+}
+
+Measurement failed(Status status, const std::string& message) {
+  Measurement m;
+  m.status = status;
+  m.message = message;
+  return m;
+}
+
+}  // namespace
+
+std::string encodeRequest(const MeasureRequest& r) {
+  std::string text = "deeptune-measure-request\t1\n";
+  text += record({"listDevices", r.listDevices ? "1" : "0"}) + "\n";
+  text += record({"start", std::to_string(r.startItem)}) + "\n";
+  text += record({"wgsize", std::to_string(r.wgsize)}) + "\n";
+  text += record({"runs", std::to_string(r.runs)}) + "\n";
+  text += record({"seed", std::to_string(r.seed)}) + "\n";
+  text += record({"guard", std::to_string(r.guardBytes)}) + "\n";
+  for (size_t g : r.gsizes) text += record({"gsize", std::to_string(g)}) + "\n";
+  for (const std::string& k : r.kernels) text += record({"kernel", k}) + "\n";
+  text += record({"source", r.source}) + "\n";
+  return text;
+}
+
+MeasureRequest decodeRequest(const std::string& text) {
+  MeasureRequest r;
+  size_t start = 0;
+  bool header = false;
+  while (start < text.size()) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    const std::vector<std::string> f = fieldsOf(text.substr(start, end - start));
+    start = end + 1;
+    if (f.size() != 2) throw RuntimeError("measure request: malformed line");
+    const std::string& key = f[0];
+    if (key == "deeptune-measure-request")
+      header = true;
+    else if (key == "listDevices")
+      r.listDevices = f[1] == "1";
+    else if (key == "start")
+      r.startItem = toNumber(f[1], "start");
+    else if (key == "wgsize")
+      r.wgsize = toNumber(f[1], "wgsize");
+    else if (key == "runs")
+      r.runs = static_cast<int>(toNumber(f[1], "runs"));
+    else if (key == "seed")
+      r.seed = toNumber(f[1], "seed");
+    else if (key == "guard")
+      r.guardBytes = toNumber(f[1], "guard");
+    else if (key == "gsize")
+      r.gsizes.push_back(toNumber(f[1], "gsize"));
+    else if (key == "kernel")
+      r.kernels.push_back(f[1]);
+    else if (key == "source")
+      r.source = f[1];
+    else
+      throw RuntimeError("measure request: unknown field '" + key + "'");
+  }
+  if (!header) throw RuntimeError("measure request: not a deeptune measure request");
+  return r;
+}
+
+std::vector<std::string> scanKernelNames(const std::string& source) {
+  static const std::regex pattern(
+      R"((?:^|[^\w])(?:__kernel|kernel)\s+(?:__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)\s*)*void\s+(\w+)\s*\()");
+  std::vector<std::string> names;
+  for (auto it = std::sregex_iterator(source.begin(), source.end(), pattern);
+       it != std::sregex_iterator(); ++it) {
+    names.push_back((*it)[1].str());
+  }
+  return names;
+}
+
+void serveRequest(const MeasureRequest& request,
+                  const std::function<void(const std::string& record)>& emit) {
+  std::vector<DeviceInfo> devices;
+  try {
+    devices = listDevices();
+  } catch (const RuntimeError& e) {
+    emit(record({"error", e.what()}));
+    return;
+  }
+  if (request.listDevices) {
+    for (const DeviceInfo& d : devices) emit(encodeDevice(d));
+    emit("done");
+    return;
+  }
+  const size_t deviceCount = devices.size();
+  std::vector<std::unique_ptr<Driver>> drivers(deviceCount);
+  std::vector<std::optional<Measurement>> setupFailure(deviceCount);  // for every item of a device
+  std::vector<std::string> builtKernels;
+  bool anyBuilt = false;
+  for (size_t d = 0; d < deviceCount; ++d) {
+    try {
+      drivers[d] = std::make_unique<Driver>(static_cast<int>(d));
+      BuildResult build = drivers[d]->build(request.source);
+      if (!build.ok) {
+        setupFailure[d] = failed(Status::kBuildError, capped(build.log));
+      } else if (!anyBuilt) {
+        anyBuilt = true;
+        builtKernels = build.kernels;
+      }
+      emit(record({"build", std::to_string(d), build.ok ? "ok" : "error"}));
+    } catch (const RuntimeError& e) {
+      setupFailure[d] = failed(Status::kRunError, e.what());
+      emit(record({"build", std::to_string(d), "error"}));
+    }
+  }
+  std::vector<std::string> kernels = request.kernels;
+  if (kernels.empty()) kernels = anyBuilt ? builtKernels : scanKernelNames(request.source);
+  std::vector<std::string> kernelRecord = {"kernels"};
+  kernelRecord.insert(kernelRecord.end(), kernels.begin(), kernels.end());
+  emit(record(kernelRecord));
+
+  const size_t gsizes = request.gsizes.size();
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    for (size_t g = 0; g < gsizes; ++g) {
+      std::vector<Measurement> group(deviceCount);
+      std::vector<Measurement*> measured;
+      std::vector<size_t> measuredDevices;
+      for (size_t d = 0; d < deviceCount; ++d) {
+        const size_t item = (k * gsizes + g) * deviceCount + d;
+        if (item < request.startItem) continue;
+        if (setupFailure[d]) {
+          group[d] = *setupFailure[d];
+        } else {
+          DriveOptions options;
+          options.gsize = request.gsizes[g];
+          options.wgsize = request.wgsize;
+          options.runs = request.runs;
+          options.seed = request.seed;
+          options.guardBytes = request.guardBytes;
+          group[d] = drivers[d]->measure(kernels[k], options);
+        }
+        emit(encodeMeasurement(item, group[d]));
+        measured.push_back(&group[d]);
+        measuredDevices.push_back(d);
+      }
+      if (measured.empty()) continue;
+      checkDevicesAgree(measured);
+      std::string disagreeing;
+      std::string message;
+      for (size_t i = 0; i < measured.size(); ++i) {
+        if (measured[i]->status != Status::kDevicesDisagree) continue;
+        disagreeing += (disagreeing.empty() ? "" : ",") + std::to_string(measuredDevices[i]);
+        message = measured[i]->message;
+      }
+      emit(record({"group", std::to_string(k), std::to_string(g), disagreeing, message}));
+    }
+  }
+  emit("done");
+}
+
+std::vector<DeviceInfo> listDevicesIsolated(const IsolationOptions& options) {
+  MeasureRequest request;
+  request.listDevices = true;
+  RequestFile file(encodeRequest(request));
+  std::vector<std::string> argv = options.workerCommand;
+  argv.push_back(file.path);
+  std::vector<DeviceInfo> devices;
+  std::string error;
+  bool done = false;
+  const ChildExit exit = runChild(argv, options.timeoutSeconds, [&](const std::string& line) {
+    const std::vector<std::string> f = fieldsOf(line);
+    if (f[0] == "device") devices.push_back(decodeDevice(f));
+    if (f[0] == "error" && f.size() > 1) error = f[1];
+    if (f[0] == "done") done = true;
+  });
+  if (!error.empty()) throw RuntimeError(error);
+  if (!done) {
+    const std::string detail = lastLine(exit.stderrTail);
+    throw RuntimeError(
+        "listing the OpenCL devices failed: " + exit.describe(options.timeoutSeconds) +
+        (detail.empty() ? "" : ": " + detail));
+  }
+  return devices;
+}
+
+void measureIsolated(const MeasureRequest& request, size_t deviceCount,
+                     const IsolationOptions& options,
+                     const std::function<void(const KernelResult&)>& onResult) {
+  const size_t gsizes = request.gsizes.size();
+  if (deviceCount == 0 || gsizes == 0) return;
+  std::vector<std::string> kernels;
+  bool kernelsKnown = false;
+  std::vector<std::optional<Measurement>> results;
+  size_t nextItem = 0;
+  size_t nextGroup = 0;  // groups (kernel, gsize) reported so far
+  int earlyDeaths = 0;
+
+  auto total = [&] { return kernels.size() * gsizes * deviceCount; };
+  auto setKernels = [&](std::vector<std::string> names) {
+    kernels = std::move(names);
+    kernelsKnown = true;
+    results.assign(total(), std::nullopt);
+  };
+  // Reports every leading group whose device results are all present.
+  auto flush = [&](const std::vector<size_t>& disagreeing, const std::string& message,
+                   size_t groupOfDisagreement) {
+    while (nextGroup < kernels.size() * gsizes) {
+      const size_t base = nextGroup * deviceCount;
+      bool complete = true;
+      for (size_t d = 0; d < deviceCount; ++d) complete = complete && results[base + d].has_value();
+      if (!complete) return;
+      KernelResult result;
+      result.kernel = kernels[nextGroup / gsizes];
+      result.gsize = request.gsizes[nextGroup % gsizes];
+      for (size_t d = 0; d < deviceCount; ++d) result.devices.push_back(*results[base + d]);
+      if (nextGroup == groupOfDisagreement) {
+        for (size_t d : disagreeing) {
+          if (d >= deviceCount) continue;
+          Measurement& m = result.devices[d];
+          m.failedChecks.push_back(Status::kDevicesDisagree);
+          m.status = worstStatus(m.failedChecks);
+          m.message += (m.message.empty() ? "" : "; ") + message;
+        }
+      }
+      ++nextGroup;
+      onResult(result);
+    }
+  };
+  const size_t noGroup = static_cast<size_t>(-1);
+
+  while (!kernelsKnown || nextItem < total()) {
+    MeasureRequest part = request;
+    part.startItem = nextItem;
+    part.listDevices = false;
+    RequestFile file(encodeRequest(part));
+    std::vector<std::string> argv = options.workerCommand;
+    argv.push_back(file.path);
+    bool done = false;
+    bool reachedItems = false;  // this worker built the source and named the kernels
+    std::string workerError;
+    const ChildExit exit = runChild(argv, options.timeoutSeconds, [&](const std::string& line) {
+      const std::vector<std::string> f = fieldsOf(line);
+      const std::string& kind = f[0];
+      if (kind == "kernels") {
+        reachedItems = true;
+        if (!kernelsKnown) setKernels(std::vector<std::string>(f.begin() + 1, f.end()));
+      } else if (kind == "result" && kernelsKnown) {
+        const size_t item = toNumber(f.size() > 1 ? f[1] : "", "item");
+        if (item >= results.size()) throw RuntimeError("worker protocol: item out of range");
+        results[item] = decodeMeasurement(f);
+        nextItem = item + 1;
+      } else if (kind == "group" && f.size() == 5 && kernelsKnown) {
+        const size_t group = toNumber(f[1], "kernel") * gsizes + toNumber(f[2], "gsize");
+        std::vector<size_t> disagreeing;
+        size_t start = 0;
+        while (start < f[3].size()) {
+          const size_t end = std::min(f[3].find(',', start), f[3].size());
+          disagreeing.push_back(toNumber(f[3].substr(start, end - start), "device"));
+          start = end + 1;
+        }
+        flush(disagreeing, f[4], group);
+      } else if (kind == "error" && f.size() > 1) {
+        workerError = f[1];
+      } else if (kind == "done") {
+        done = true;
+      }
+    });
+    if (done && workerError.empty() && kernelsKnown) {
+      flush({}, "", noGroup);
+      if (nextItem >= total()) break;
+    }
+    // The worker hung, died, or could not open OpenCL: mark what it was doing and go on.
+    const std::string detail = lastLine(exit.stderrTail);
+    Status status = exit.kind == ChildExit::Kind::kTimedOut ? Status::kTimeout : Status::kCrash;
+    std::string message = std::string(reachedItems ? "" : "while building: ") + "worker " +
+                          exit.describe(options.timeoutSeconds) +
+                          (detail.empty() ? "" : ": " + detail);
+    if (!workerError.empty()) {
+      status = Status::kRunError;
+      message = workerError;
+    }
+    if (!kernelsKnown) {
+      std::vector<std::string> names = request.kernels;
+      if (names.empty()) names = scanKernelNames(request.source);
+      if (names.empty()) names = {"?"};
+      setKernels(std::move(names));
+      earlyDeaths = kMaxEarlyDeaths;  // nothing was learnt: do not retry
+    }
+    if (!reachedItems) ++earlyDeaths;
+    const bool giveUp = earlyDeaths >= kMaxEarlyDeaths || !workerError.empty();
+    const size_t last = giveUp ? total() : std::min(nextItem + 1, total());
+    for (size_t item = nextItem; item < last; ++item) {
+      results[item] =
+          failed(status, item == nextItem || !giveUp ? message : message + " (not retried)");
+    }
+    nextItem = last;
+    flush({}, "", noGroup);
+  }
+}
+
+}  // namespace deeptune::runtime

@@ -1,0 +1,192 @@
+// Child processes with a timeout: posix_spawn into a new process group, poll stdout and stderr.
+#include "runtime/subprocess.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+#include "runtime/runtime_error.hpp"
+
+extern char** environ;
+
+namespace deeptune::runtime {
+
+namespace {
+
+constexpr size_t kStderrTail = 4096;
+
+using Clock = std::chrono::steady_clock;
+
+/// Closes a file descriptor on scope exit (never throws).
+struct Fd {
+  int fd = -1;
+  ~Fd() { close(); }
+  void close() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+};
+
+/// Kills and reaps the child unless released (when onLine throws, or on any early exit).
+struct ChildGuard {
+  pid_t pid = -1;
+  ~ChildGuard() {
+    if (pid <= 0) return;
+    ::kill(-pid, SIGKILL);
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+};
+
+std::string formatSeconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds);
+  return text;
+}
+
+}  // namespace
+
+std::string ChildExit::describe(double timeoutSeconds) const {
+  switch (kind) {
+    case Kind::kTimedOut:
+      return "no result within " + formatSeconds(timeoutSeconds) + " s; killed";
+    case Kind::kSignaled: {
+      const char* name = ::strsignal(code);
+      return std::string(name != nullptr ? name : "signal") + " (signal " + std::to_string(code) +
+             ")";
+    }
+    case Kind::kExited:
+      break;
+  }
+  return "exit code " + std::to_string(code);
+}
+
+ChildExit runChild(const std::vector<std::string>& argv, double timeoutSeconds,
+                   const std::function<void(const std::string& line)>& onLine) {
+  if (argv.empty()) throw RuntimeError("runChild: empty command");
+  int outPipe[2];
+  int errPipe[2];
+  if (::pipe2(outPipe, O_CLOEXEC) != 0) throw RuntimeError(std::string("pipe: ") + strerror(errno));
+  Fd outRead{outPipe[0]}, outWrite{outPipe[1]};
+  if (::pipe2(errPipe, O_CLOEXEC) != 0) throw RuntimeError(std::string("pipe: ") + strerror(errno));
+  Fd errRead{errPipe[0]}, errWrite{errPipe[1]};
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, outWrite.fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, errWrite.fd, 2);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) sigaddset(&defaults, sig);
+  sigset_t noMask;
+  sigemptyset(&noMask);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setsigmask(&attributes, &noMask);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  std::vector<char*> args;
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  const int spawned =
+      ::posix_spawn(&pid, argv[0].c_str(), &actions, &attributes, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (spawned != 0) {
+    throw RuntimeError("cannot start " + argv[0] + ": " + std::strerror(spawned));
+  }
+  ChildGuard guard{pid};
+  outWrite.close();
+  errWrite.close();
+
+  const auto budget = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(std::max(0.0, timeoutSeconds)));
+  auto deadline = Clock::now() + budget;
+  std::string pending;
+  std::string errTail;
+  char chunk[65536];
+  ChildExit result;
+  bool timedOut = false;
+  while (outRead.fd >= 0 || errRead.fd >= 0) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      timedOut = true;
+      break;
+    }
+    pollfd fds[2];
+    int count = 0;
+    if (outRead.fd >= 0) fds[count++] = {outRead.fd, POLLIN, 0};
+    if (errRead.fd >= 0) fds[count++] = {errRead.fd, POLLIN, 0};
+    const int ready = ::poll(fds, count, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (ready < 0 && errno != EINTR) throw RuntimeError(std::string("poll: ") + strerror(errno));
+    for (int i = 0; i < count && ready > 0; ++i) {
+      if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      const ssize_t n = ::read(fds[i].fd, chunk, sizeof chunk);
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      const bool isOut = fds[i].fd == outRead.fd;
+      if (n <= 0) {
+        (isOut ? outRead : errRead).close();
+        continue;
+      }
+      if (!isOut) {
+        errTail.append(chunk, static_cast<size_t>(n));
+        if (errTail.size() > 2 * kStderrTail) errTail.erase(0, errTail.size() - kStderrTail);
+        continue;
+      }
+      pending.append(chunk, static_cast<size_t>(n));
+      size_t start = 0;
+      for (size_t end; (end = pending.find('\n', start)) != std::string::npos; start = end + 1) {
+        onLine(pending.substr(start, end - start));
+        deadline = Clock::now() + budget;
+      }
+      pending.erase(0, start);
+    }
+  }
+  // Both pipes closed (or time is up): wait for the exit, still bounded by the deadline.
+  int status = 0;
+  while (!timedOut) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) throw RuntimeError(std::string("waitpid: ") + strerror(errno));
+    if (Clock::now() >= deadline) {
+      timedOut = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (timedOut) {
+    ::kill(-pid, SIGKILL);
+    ::kill(pid, SIGKILL);
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    result.kind = ChildExit::Kind::kTimedOut;
+  } else if (WIFSIGNALED(status)) {
+    result.kind = ChildExit::Kind::kSignaled;
+    result.code = WTERMSIG(status);
+  } else {
+    result.kind = ChildExit::Kind::kExited;
+    result.code = WEXITSTATUS(status);
+  }
+  guard.pid = -1;
+  if (errTail.size() > kStderrTail) errTail.erase(0, errTail.size() - kStderrTail);
+  result.stderrTail = std::move(errTail);
+  return result;
+}
+
+}  // namespace deeptune::runtime

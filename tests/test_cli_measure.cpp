@@ -1,0 +1,194 @@
+// End-to-end tests of `deeptune devices` and `deeptune measure`: our kernels, a paper extract,
+// the CSV columns and statuses, and bad input (exit 2 with one line).
+#include <catch2/catch.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "data/csv_reader.hpp"
+#include "tests/cli_runner.hpp"
+#include "tests/scratch_dir.hpp"
+#include "tests/test_paths.hpp"
+
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+using deeptune::test::lineCount;
+using deeptune::test::readWholeFile;
+using deeptune::test::runCli;
+using deeptune::test::ScratchDir;
+
+namespace {
+
+std::string kernelPath(const std::string& name) {
+  return deeptune::test::sourceDir() + "/kernels/tests/" + name;
+}
+
+/// Value of `column` in every row, keyed by benchmark + "@" + gsize.
+std::map<std::string, std::string> byRow(const deeptune::data::CsvTable& table,
+                                         const std::string& column) {
+  std::map<std::string, std::string> values;
+  const size_t benchmark = table.column("benchmark");
+  const size_t gsize = table.column("gsize");
+  const size_t wanted = table.column(column);
+  for (const auto& row : table.rows) values[row[benchmark] + "@" + row[gsize]] = row[wanted];
+  return values;
+}
+
+}  // namespace
+
+TEST_CASE("cli devices lists the OpenCL devices, as text and JSON", "[cli][runtime]") {
+  const auto text = runCli("devices");
+  CHECK(text.exitCode == 0);
+  CHECK_THAT(text.out, StartsWith("dev0  "));
+  CHECK_THAT(text.out, Contains("compute units:"));
+  const auto json = runCli("devices --json");
+  REQUIRE(json.exitCode == 0);
+  const nlohmann::json devices = nlohmann::json::parse(json.out);
+  REQUIRE(devices.is_array());
+  REQUIRE_FALSE(devices.empty());
+  bool cpu = false;
+  for (const auto& d : devices) {
+    CHECK(d["compute_units"].get<int>() > 0);
+    CHECK(d["global_mem_bytes"].get<uint64_t>() > 0);
+    cpu = cpu || d["type"] == "CPU";
+  }
+  CHECK(cpu);
+  CHECK(runCli("devices --bogus").exitCode == 2);
+}
+
+TEST_CASE("cli measure ok.cl at two sizes writes the documented CSV", "[cli][runtime]") {
+  ScratchDir dir("deeptune-cli-measure");
+  const std::string out = (dir.path / "out.csv").string();
+  const auto result = runCli("measure '" + kernelPath("ok.cl") +
+                             "' --gsize 1024,4096 --timeout 60 -o '" + out + "'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  CHECK(result.out.empty());
+  CHECK_THAT(result.err, Contains("measure: [1/1]"));
+  const auto table = deeptune::data::readCsv(out);
+  const std::vector<std::string> first = {
+      "benchmark",   "dataset",       "gsize",          "wgsize",          "transfer",
+      "oracle",      "runtime_cpu",   "runtime_gpu",    "dev0_name",       "dev0_type",
+      "dev0_status", "dev0_checks",   "dev0_wgsize",    "dev0_kernel_ns",  "dev0_h2d_ns",
+      "dev0_d2h_ns", "dev0_total_ns", "dev0_ci_low_ns", "dev0_ci_high_ns", "dev0_runs",
+      "dev0_message"};
+  REQUIRE(table.header.size() >= first.size() + 1);
+  CHECK(std::vector<std::string>(table.header.begin(), table.header.begin() + first.size()) ==
+        first);
+  CHECK(table.header.back() == "src");
+  REQUIRE(table.rows.size() == 4);  // 2 kernels x 2 sizes
+
+  const std::string file = kernelPath("ok.cl");
+  const auto transfer = byRow(table, "transfer");
+  CHECK(transfer.at(file + ":saxpy@1024") == "12288");
+  CHECK(transfer.at(file + ":saxpy@4096") == "49152");
+  CHECK(transfer.at(file + ":scale4@1024") == "32768");
+  CHECK(byRow(table, "dataset").at(file + ":saxpy@4096") == "4096");
+  CHECK(byRow(table, "wgsize").at(file + ":saxpy@4096") == "256");
+  const std::string source = readWholeFile(file);
+  for (const auto& [key, status] : byRow(table, "dev0_status")) {
+    INFO(key);
+    CHECK(status == "OK");
+  }
+  for (const auto& [key, src] : byRow(table, "src")) CHECK(src == source);
+  for (const auto& [key, ms] : byRow(table, "runtime_cpu")) CHECK(std::stod(ms) > 0);
+  for (const auto& [key, ns] : byRow(table, "dev0_kernel_ns")) CHECK(std::stod(ns) > 0);
+  for (const auto& [key, runs] : byRow(table, "dev0_runs")) CHECK(runs == "6");
+  for (const auto& [key, oracle] : byRow(table, "oracle")) CHECK_FALSE(oracle.empty());
+}
+
+TEST_CASE("cli measure reports each check's status for the test kernels", "[cli][runtime]") {
+  ScratchDir dir("deeptune-cli-measure-checks");
+  const std::string out = (dir.path / "out.csv").string();
+  const auto result =
+      runCli("measure '" + kernelPath("input_insensitive.cl") + "' '" + kernelPath("no_output.cl") +
+             "' '" + kernelPath("build_error.cl") + "' '" + kernelPath("infinite_loop.cl") + "' '" +
+             kernelPath("crash.cl") + "' --gsize 4096 --timeout 5 -o '" + out + "'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  const auto table = deeptune::data::readCsv(out);
+  const auto status = byRow(table, "dev0_status");
+  CHECK(status.at(kernelPath("input_insensitive.cl") + ":constants@4096") == "INPUT_INSENSITIVE");
+  CHECK(status.at(kernelPath("no_output.cl") + ":nothing@4096") == "NO_OUTPUT");
+  CHECK(status.at(kernelPath("build_error.cl") + ":broken@4096") == "BUILD_ERROR");
+  CHECK(status.at(kernelPath("infinite_loop.cl") + ":spin@4096") == "TIMEOUT");
+  const std::string crash = status.at(kernelPath("crash.cl") + ":wild@4096");
+  CHECK((crash == "CRASH" || crash == "RUN_ERROR"));
+  CHECK_THAT(byRow(table, "dev0_message").at(kernelPath("build_error.cl") + ":broken@4096"),
+             Contains("undeclared_value"));
+  CHECK(byRow(table, "dev0_kernel_ns").at(kernelPath("infinite_loop.cl") + ":spin@4096").empty());
+}
+
+TEST_CASE("cli measure --csv runs a paper extract once per source, src left empty",
+          "[cli][runtime]") {
+  ScratchDir dir("deeptune-cli-measure-csv");
+  const auto paper = deeptune::data::readCsv(deeptune::test::paperDataDir() + "/cgo17-amd.csv");
+  const std::set<std::string> wanted = {
+      "polybench-gpu-1.0-2mm-mm2_kernel1", "polybench-gpu-1.0-2mm-mm2_kernel2",  // same source
+      "rodinia-3.1-bfs-BFS_2", "npb-3.3-BT-exact_rhs4"};  // the last does not compile
+  std::string extract = deeptune::data::csvRow({"benchmark", "dataset", "src"});
+  const size_t benchmark = paper.column("benchmark");
+  const size_t dataset = paper.column("dataset");
+  const size_t src = paper.column("src");
+  for (const auto& row : paper.rows) {  // every dataset row: measure keeps one per name
+    if (wanted.count(row[benchmark])) {
+      extract += deeptune::data::csvRow({row[benchmark], row[dataset], row[src]});
+    }
+  }
+  const std::string in = dir.file("extract.csv", extract);
+  const std::string out = (dir.path / "out.csv").string();
+  const auto result =
+      runCli("measure --csv '" + in + "' --gsize 64,256 --timeout 60 -o '" + out + "'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  CHECK_THAT(result.err, Contains("measure: [3/3]"));  // three distinct sources
+  const auto table = deeptune::data::readCsv(out);
+  CHECK(table.rows.size() == 8);  // four names x two sizes
+  const auto status = byRow(table, "dev0_status");
+  CHECK(status.at("npb-3.3-BT-exact_rhs4@64") == "BUILD_ERROR");
+  CHECK(status.at("npb-3.3-BT-exact_rhs4@256") == "BUILD_ERROR");
+  CHECK_FALSE(byRow(table, "dev0_kernel_ns").at("rodinia-3.1-bfs-BFS_2@256").empty());
+  const auto kernelNs = byRow(table, "dev0_kernel_ns");
+  CHECK(kernelNs.at("polybench-gpu-1.0-2mm-mm2_kernel1@256") ==
+        kernelNs.at("polybench-gpu-1.0-2mm-mm2_kernel2@256"));  // run once, reported twice
+  for (const auto& [key, text] : byRow(table, "src")) CHECK(text.empty());
+}
+
+TEST_CASE("cli measure: bad input exits 2 with one line", "[cli][runtime]") {
+  ScratchDir dir("deeptune-cli-measure-bad");
+  const std::string out = (dir.path / "out.csv").string();
+  const std::string ok = "'" + kernelPath("ok.cl") + "'";
+  const std::string noSrc = dir.file("nosrc.csv", "benchmark,x\na,b\n");
+  const std::string binary = dir.file("binary.cl", std::string("__kernel\0void", 13));
+  const std::vector<std::string> commands = {
+      "measure /nonexistent/kernel.cl --gsize 64 -o '" + out + "'",
+      "measure " + ok + " --gsize abc -o '" + out + "'",
+      "measure " + ok + " --gsize 0 -o '" + out + "'",
+      "measure " + ok + " --gsize 64,,128 -o '" + out + "'",
+      "measure " + ok + " -o '" + out + "'",
+      "measure --gsize 64 -o '" + out + "'",
+      "measure " + ok + " --gsize 64",
+      "measure " + ok + " --gsize 64 --runs 3 -o '" + out + "'",
+      "measure " + ok + " --gsize 64 --timeout 0 -o '" + out + "'",
+      "measure --csv '" + noSrc + "' --gsize 64 -o '" + out + "'",
+      "measure --csv /nonexistent.csv --gsize 64 -o '" + out + "'",
+      "measure '" + binary + "' --gsize 64 -o '" + out + "'",
+  };
+  for (const std::string& command : commands) {
+    INFO(command);
+    const auto result = runCli(command);
+    CHECK(result.exitCode == 2);
+    CHECK(lineCount(result.err) == 1);
+    CHECK_THAT(result.err, StartsWith("deeptune: "));
+  }
+}
+
+TEST_CASE("cli measure --help documents the options", "[cli][runtime]") {
+  const auto result = runCli("measure --help");
+  CHECK(result.exitCode == 0);
+  for (const char* option : {"--gsize", "--wgsize", "--timeout", "--runs", "--kernel", "--csv"}) {
+    CHECK_THAT(result.out, Contains(option));
+  }
+}

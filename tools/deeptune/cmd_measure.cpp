@@ -1,0 +1,231 @@
+// deeptune measure: times kernels on every OpenCL device in isolated workers and writes a CSV.
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "data/csv_reader.hpp"
+#include "data/text_check.hpp"
+#include "runtime/isolation.hpp"
+#include "runtime/measure_csv.hpp"
+#include "runtime/runtime_error.hpp"
+#include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/progress.hpp"
+#include "tools/deeptune/worker_command.hpp"
+
+namespace deeptune::cli {
+namespace {
+
+const char* kUsage =
+    "usage: deeptune measure [FILE.cl...] [--kernel NAME] [--csv FILE] --gsize N[,N...]\n"
+    "                        [--wgsize M] [--timeout S] [--runs R] [--seed X] -o OUT.csv\n"
+    "\n"
+    "Runs kernels on every OpenCL device of this machine and writes one CSV row per kernel and\n"
+    "global size: benchmark, dataset, gsize, wgsize, transfer, oracle, runtime_cpu, runtime_gpu\n"
+    "(ms, kernel + copies, median), per device dev<i>_name/_type/_status/_checks/_wgsize/\n"
+    "_kernel_ns/_h2d_ns/_d2h_ns/_total_ns/_ci_low_ns/_ci_high_ns/_runs/_message, and src.\n"
+    "Inputs: .cl files (every kernel, or --kernel NAME; benchmark = FILE:KERNEL, src = the\n"
+    "file) and/or --csv FILE with `benchmark` and `src` columns (one row per benchmark name, a\n"
+    "source shared by several names is run once; src left empty, as for the paper's data).\n"
+    "Payload for global size S: each global/constant buffer holds S elements of its type (random,\n"
+    "seeded), local memory wgsize elements, integer scalars S, float scalars random in [0,1).\n"
+    "Each source runs in a fresh worker process: one that hangs past --timeout or crashes gives\n"
+    "a TIMEOUT or CRASH row and the run goes on. Rows are written as they finish (the file is\n"
+    "replaced atomically after each row). Statuses and the CSV are described in runtime/README.md.";
+
+std::vector<size_t> parseSizes(const std::string& text) {
+  std::vector<size_t> sizes;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    char* stop = nullptr;
+    errno = 0;
+    const unsigned long long value = std::strtoull(item.c_str(), &stop, 10);
+    if (item.empty() || *stop != '\0' || errno != 0 || value == 0 || item[0] == '-' ||
+        value > (1ULL << 31)) {
+      throw UsageError("measure: --gsize: '" + item +
+                       "' is not a size (positive integers up to 2^31, comma-separated)");
+    }
+    sizes.push_back(static_cast<size_t>(value));
+    start = end + 1;
+  }
+  return sizes;
+}
+
+/// One source to measure and the names its rows are reported under.
+struct Job {
+  std::string label;  ///< for progress lines
+  std::string source;
+  std::vector<std::string> kernels;  ///< empty: every kernel
+  std::string file;                  ///< .cl input: benchmark = file:kernel, src = source
+  std::vector<std::string> names;    ///< --csv input: benchmark names (src left empty)
+};
+
+std::vector<Job> csvJobs(const std::string& path) {
+  const data::CsvTable table = data::readCsv(path);
+  const size_t benchmark = table.column("benchmark");
+  const size_t src = table.column("src");
+  std::vector<Job> jobs;
+  std::map<std::string, size_t> jobOfSource;
+  std::map<std::string, bool> seen;
+  for (size_t row = 0; row < table.rows.size(); ++row) {
+    const std::string& name = table.rows[row][benchmark];
+    if (name.empty()) throw table.errorAt(row, benchmark, "empty benchmark name");
+    if (seen[name]) continue;  // one row per benchmark name: its first
+    seen[name] = true;
+    const std::string& source = table.rows[row][src];
+    auto found = jobOfSource.find(source);
+    if (found == jobOfSource.end()) {
+      found = jobOfSource.emplace(source, jobs.size()).first;
+      jobs.push_back(Job{name, source, {}, "", {}});
+    }
+    jobs[found->second].names.push_back(name);
+  }
+  return jobs;
+}
+
+/// Rows go to a file replaced atomically after each row, or straight to stdout for "-".
+class RowWriter {
+ public:
+  RowWriter(std::string path, const std::vector<std::string>& header) : path_(std::move(path)) {
+    add(header);
+  }
+  void add(const std::vector<std::string>& fields) {
+    const std::string row = data::csvRow(fields);
+    if (path_ == "-") {
+      std::cout << row << std::flush;
+      return;
+    }
+    content_ += row;
+    writeOutput(path_, content_);
+  }
+
+ private:
+  std::string path_;
+  std::string content_;
+};
+
+}  // namespace
+
+int runMeasure(const Args& args) {
+  po::options_description options("options");
+  std::vector<std::string> files;
+  std::string kernel, csv, gsizeText, output;
+  size_t wgsize = 0;
+  double timeout = 60;
+  int runs = 6;
+  uint64_t seed = 204;
+  size_t guardMb = 16;
+  options.add_options()("files", po::value(&files)->multitoken(), "(positional) .cl files")(
+      "kernel", po::value(&kernel), "only this kernel of each .cl file")(
+      "csv", po::value(&csv), "CSV with benchmark and src columns (e.g. a paper CSV)")(
+      "gsize", po::value(&gsizeText)->required(), "global sizes S, comma-separated")(
+      "wgsize", po::value(&wgsize)->default_value(0),
+      "work-group size (0: min(S, 256)); clamped to the device's and kernel's limits")(
+      "timeout", po::value(&timeout)->default_value(60), "seconds per build and per measurement")(
+      "runs", po::value(&runs)->default_value(6), "timed runs after the warm-up (at least 5)")(
+      "seed", po::value(&seed)->default_value(204), "payload seed")(
+      "guard-mb", po::value(&guardMb)->default_value(16),
+      "MiB of zeroed guard zone before and after each buffer (catches overrunning indices)")(
+      "output,o", po::value(&output)->required(), "CSV to write (- = stdout)");
+  po::positional_options_description positional;
+  positional.add("files", -1);
+  po::variables_map vm;
+  if (!parseOptions(args, kUsage, options, positional, vm)) return kExitOk;
+
+  const std::vector<size_t> gsizes = parseSizes(gsizeText);
+  if (files.empty() && csv.empty()) throw UsageError("measure: give .cl files and/or --csv FILE");
+  if (!(timeout > 0 && timeout <= 86400)) {
+    throw UsageError("measure: --timeout must be between 0 and 86400 seconds");
+  }
+  if (runs < 5 || runs > 1000) throw UsageError("measure: --runs must be between 5 and 1000");
+  if (wgsize > (1u << 20)) throw UsageError("measure: --wgsize is too large");
+  if (guardMb > 4096) throw UsageError("measure: --guard-mb is too large (at most 4096)");
+
+  std::vector<Job> jobs;
+  for (const std::string& file : files) {
+    Job job{file, readFile(file), {}, file, {}};
+    if (const auto fault = data::findTextFault(job.source)) {
+      throw UsageError(file + ":" + std::to_string(fault->line) + ":" +
+                       std::to_string(fault->column) + ": not a text file (" + fault->what + ")");
+    }
+    if (!kernel.empty()) job.kernels = {kernel};
+    jobs.push_back(std::move(job));
+  }
+  if (!csv.empty()) {
+    for (Job& job : csvJobs(csv)) jobs.push_back(std::move(job));
+  }
+
+  runtime::IsolationOptions isolation;
+  isolation.workerCommand = measureWorkerCommand();
+  isolation.timeoutSeconds = timeout;
+  const std::vector<runtime::DeviceInfo> devices = runtime::listDevicesIsolated(isolation);
+  if (devices.empty()) throw runtime::RuntimeError("measure: no OpenCL device found");
+  for (const runtime::DeviceInfo& d : devices) {
+    std::cerr << "measure: dev" << d.index << " = " << d.type << " " << d.name << " (" << d.platform
+              << ")\n";
+  }
+
+  RowWriter writer(output, runtime::measureCsvHeader(devices));
+  ProgressPrinter printer;
+  std::map<std::string, int> counts;
+  size_t rows = 0;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const Job& job = jobs[j];
+    runtime::MeasureRequest request;
+    request.source = job.source;
+    request.kernels = job.kernels;
+    request.gsizes = gsizes;
+    request.wgsize = wgsize;
+    request.runs = runs;
+    request.seed = seed;
+    request.guardBytes = guardMb << 20;
+    // A CSV source with one kernel (the paper's extracts) is reported under its names alone.
+    const bool singleKernel = runtime::scanKernelNames(job.source).size() <= 1;
+    std::string summary;
+    runtime::measureIsolated(
+        request, devices.size(), isolation, [&](const runtime::KernelResult& result) {
+          std::vector<std::string> benchmarks;
+          if (!job.file.empty()) {
+            benchmarks.push_back(job.file + ":" + result.kernel);
+          } else {
+            for (const std::string& name : job.names) {
+              benchmarks.push_back(singleKernel ? name : name + ":" + result.kernel);
+            }
+          }
+          for (const std::string& benchmark : benchmarks) {
+            writer.add(runtime::measureCsvRow(benchmark, result, devices,
+                                              job.file.empty() ? "" : job.source));
+            ++rows;
+          }
+          std::string statuses;
+          for (const runtime::Measurement& m : result.devices) {
+            const std::string name = runtime::statusName(m.status);
+            statuses += (statuses.empty() ? "" : "/") + name;
+            counts[name] += static_cast<int>(benchmarks.size());
+          }
+          summary += (summary.empty() ? "" : ", ") + result.kernel + "@" +
+                     std::to_string(result.gsize) + " " + statuses;
+        });
+    const double elapsed = printer.elapsed();
+    const double eta =
+        elapsed / static_cast<double>(j + 1) * static_cast<double>(jobs.size() - j - 1);
+    char line[160];
+    std::snprintf(line, sizeof line, "measure: [%zu/%zu] %s, ETA %s: ", j + 1, jobs.size(),
+                  formatDuration(elapsed).c_str(), formatDuration(eta).c_str());
+    printer.update(line + job.label + ": " + summary);
+  }
+  std::string tally;
+  for (const auto& [name, count] : counts) {
+    tally += (tally.empty() ? "" : ", ") + name + " " + std::to_string(count);
+  }
+  printer.update("measure: " + std::to_string(rows) + " rows in " +
+                     formatDuration(printer.elapsed()) + " to " + output +
+                     " (device results: " + tally + ")",
+                 true);
+  return kExitOk;
+}
+
+}  // namespace deeptune::cli

@@ -1,0 +1,15 @@
+// Where the CLI finds the worker process that runs OpenCL for it (devices, measure).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace deeptune::cli {
+
+/// argv prefix of the worker: the lean `deeptune-measure-worker` beside this executable when it
+/// is there, else this executable's hidden `__measure-worker`. The deeptune process itself never
+/// initializes OpenCL: PoCL's own LLVM 15 crashes when libclang-cpp 14 (the rewriter) shares the
+/// process, and a process with OpenCL initialized must not fork.
+std::vector<std::string> measureWorkerCommand();
+
+}  // namespace deeptune::cli
