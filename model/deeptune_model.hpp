@@ -34,9 +34,9 @@ struct ModelInfo {
 struct TrainOptions {
   int epochs = 50;
   int batchSize = 64;  ///< rows per batch (sources are kept whole; see model/README.md)
-  /// Sources of similar length per batch (less padding, faster) or in random order (closer to
-  /// the paper's shuffled batches).
-  enum class Batching { kSimilarLength, kRandom } batching = Batching::kSimilarLength;
+  /// Sources in random order (the paper's shuffled batches) or of similar length per batch (less
+  /// padding: ~1.5x faster, but measured 1.2 points less accurate on NVIDIA).
+  enum class Batching { kRandom, kSimilarLength } batching = Batching::kRandom;
   double learningRate = 1e-3;
   uint64_t seed = 204;
 };

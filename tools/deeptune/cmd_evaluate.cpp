@@ -11,8 +11,8 @@
 #include "model/grewe_tree.hpp"
 #include "model/static_mapping.hpp"
 #include "tools/deeptune/commands.hpp"
-#include "tools/deeptune/train_options.hpp"
 #include "tools/deeptune/progress.hpp"
+#include "tools/deeptune/train_options.hpp"
 
 namespace deeptune::cli {
 namespace {
@@ -47,8 +47,8 @@ int runEvaluate(const Args& args) {
       ("platform", po::value(&platform), "platform name in the report (default: from --data)")
       ("epochs", po::value(&deeptune.train.epochs)->default_value(50), "DeepTune epochs")
       ("batch-size", po::value(&deeptune.train.batchSize)->default_value(64), "rows per batch")
-      ("batching", po::value(&batching)->default_value("length"),
-       "length (sources of similar length per batch) or random (shuffled sources)")
+      ("batching", po::value(&batching)->default_value("random"),
+       "random (shuffled sources, like the paper) or length (similar lengths, faster)")
       ("seed", po::value(&deeptune.train.seed)->default_value(204), "seed (fold f uses seed+f)")
       ("max-length", po::value(&deeptune.maxLength)->default_value(1024), "keep the last N tokens")
       ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)")

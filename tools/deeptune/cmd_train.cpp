@@ -5,8 +5,8 @@
 #include "data/datasets.hpp"
 #include "model/devmap_data.hpp"
 #include "tools/deeptune/commands.hpp"
-#include "tools/deeptune/train_options.hpp"
 #include "tools/deeptune/progress.hpp"
+#include "tools/deeptune/train_options.hpp"
 
 namespace deeptune::cli {
 
@@ -30,8 +30,8 @@ int runTrain(const Args& args) {
       ("vocab", po::value(&vocabPath), "vocabulary JSON (default: derived from the data's src)")
       ("epochs", po::value(&train.epochs)->default_value(50), "training epochs")
       ("batch-size", po::value(&train.batchSize)->default_value(64), "rows per batch")
-      ("batching", po::value(&batching)->default_value("length"),
-       "length (sources of similar length per batch) or random (shuffled sources)")
+      ("batching", po::value(&batching)->default_value("random"),
+       "random (shuffled sources, like the paper) or length (similar lengths, faster)")
       ("seed", po::value(&train.seed)->default_value(204), "random seed")
       ("max-length", po::value(&maxLength)->default_value(1024), "keep the last N tokens")
       ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)");

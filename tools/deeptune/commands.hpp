@@ -5,14 +5,14 @@
 
 namespace deeptune::cli {
 
+// clang-format off
 int runRewrite(const Args& args);   ///< deeptune rewrite FILE [--kernel NAME] [-o OUT]
 int runTokenize(const Args& args);  ///< deeptune tokenize FILE --vocab V [--strict] [--json]
 int runVocab(const Args& args);     ///< deeptune vocab derive FILES... | --csv FILE -o OUT
-int runTrain(const Args& args);
-int runEvaluate(
-    const Args& args);  ///< deeptune evaluate --task devmap --data CSV --folds F --report DIR
-int runPredict(const Args& args);  ///< deeptune predict KERNEL.cl --dsize N --wgsize M     ///<
-                                   ///< deeptune train --task devmap --data CSV -o MODEL
+int runTrain(const Args& args);     ///< deeptune train --task devmap --data CSV -o MODEL
+int runEvaluate(const Args& args);  ///< deeptune evaluate --task devmap --data CSV --folds F --report DIR
+int runPredict(const Args& args);   ///< deeptune predict KERNEL.cl --dsize N --wgsize M
+// clang-format on
 int runDevices(const Args& args);        ///< deeptune devices [--json]
 int runMeasure(const Args& args);        ///< deeptune measure FILES... | --csv F --gsize N -o OUT
 int runMeasureWorker(const Args& args);  ///< deeptune __measure-worker REQUEST (hidden)

@@ -28,6 +28,7 @@ const char* kUsage =
     "  vocab      derive a vocabulary from files or a CSV column\n"
     "  train      train the DeepTune model on a labelled CSV\n"
     "  evaluate   cross-validate static, Grewe et al. and DeepTune; write a report\n"
+    "  predict    CPU or GPU for a kernel launch (rewrite, tokenize, model)\n"
     "  devices    list the OpenCL devices\n"
     "  measure    time kernels on every OpenCL device (isolated, checked) and write a CSV\n"
     "\n"
@@ -37,6 +38,7 @@ int dispatch(const std::string& command, const Args& args) {
   static const std::map<std::string, int (*)(const Args&)> commands = {
 #ifdef DEEPTUNE_WITH_REWRITER
       {"rewrite", deeptune::cli::runRewrite},
+      {"predict", deeptune::cli::runPredict},
 #endif
 #ifndef DEEPTUNE_LEAN
       {"tokenize", deeptune::cli::runTokenize}, {"vocab", deeptune::cli::runVocab},
