@@ -8,9 +8,9 @@
 #include <unordered_map>
 
 #include "model/deeptune_model.hpp"
-#include "model/devmap_data.hpp"
 #include "model/model_error.hpp"
 #include "rewriter/normalizer.hpp"
+#include "tokenizer/sequence.hpp"
 #include "tokenizer/vocabulary.hpp"
 
 namespace deeptune::api {
@@ -64,16 +64,14 @@ DevicePrediction Predictor::predict(const std::string& source, const std::string
   auto found = impl_->cache.find(key);
   if (found == impl_->cache.end()) {
     EncodedKernel encoded;
-    const std::string extract = impl_->normalizer.extractKernel(source, fileName, kernel);
+    rewriter::KernelName chosen;
+    const std::string extract = impl_->normalizer.extractKernel(source, fileName, kernel, &chosen);
     const auto encoding =
         impl_->vocabulary.encode(extract, tokenizer::UnknownPolicy::kSkip, fileName);
     encoded.skipped = encoding.skipped;
     encoded.tokens =
-        model::modelTokens(impl_->vocabulary, extract, impl_->network.info().maxLength);
-    encoded.kernel = kernel;
-    if (encoded.kernel.empty()) {
-      encoded.kernel = impl_->normalizer.kernels(source, fileName).front().original;
-    }
+        tokenizer::preTruncate(encoding.ids, static_cast<size_t>(impl_->network.info().maxLength));
+    encoded.kernel = chosen.original;
     found = impl_->cache.emplace(key, std::move(encoded)).first;
   }
   model::Example example;

@@ -20,6 +20,13 @@ ModelInfo devmapModelInfo(const tokenizer::Vocabulary& vocabulary, int maxLength
   return info;
 }
 
+tokenizer::Vocabulary devmapVocabulary(const std::vector<data::DevmapRow>& rows,
+                                       const std::string& name) {
+  std::string corpus;
+  for (const auto& row : rows) corpus += (corpus.empty() ? "" : "\n") + row.src;
+  return tokenizer::Vocabulary::derive(corpus, name);
+}
+
 std::vector<int> modelTokens(const tokenizer::Vocabulary& vocabulary, const std::string& source,
                              int maxLength) {
   const auto encoding = vocabulary.encode(source, tokenizer::UnknownPolicy::kSkip);

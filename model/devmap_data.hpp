@@ -14,6 +14,10 @@ namespace deeptune::model {
 ModelInfo devmapModelInfo(const tokenizer::Vocabulary& vocabulary, int maxLength,
                           bool paperPadding);
 
+/// The vocabulary derived from the rows' sources joined with "\n" (the paper's way).
+tokenizer::Vocabulary devmapVocabulary(const std::vector<data::DevmapRow>& rows,
+                                       const std::string& name);
+
 /// Tokens of a normalized source for the model: encoded (unknown characters skipped) and
 /// pre-truncated to the last maxLength ids.
 std::vector<int> modelTokens(const tokenizer::Vocabulary& vocabulary, const std::string& source,

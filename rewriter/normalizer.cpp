@@ -87,7 +87,7 @@ std::vector<KernelName> Normalizer::kernels(std::string_view source,
 }
 
 std::string Normalizer::extractKernel(std::string_view source, const std::string& fileName,
-                                      const std::string& kernel) const {
+                                      const std::string& kernel, KernelName* chosenName) const {
   const Normalized whole = runPipeline(source, fileName, impl_->resources);
   const KernelName* chosen = nullptr;
   if (kernel.empty()) {
@@ -107,6 +107,7 @@ std::string Normalizer::extractKernel(std::string_view source, const std::string
                          "no kernel named '" + kernel + "'; kernels: " + kernelList(whole.kernels));
     }
   }
+  if (chosenName) *chosenName = *chosen;
   const auto definition = internal::cutFunctionDefinition(whole.text, chosen->normalized);
   if (!definition) {
     throw RewriteError(

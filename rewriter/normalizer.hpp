@@ -34,8 +34,9 @@ class Normalizer {
 
   /// Normalizes the file, cuts out one kernel and normalizes that alone (the paper's extracts).
   /// An empty `kernel` selects the file's only kernel; otherwise an error lists the kernels.
+  /// If `chosen` is given, it receives the extracted kernel's names.
   std::string extractKernel(std::string_view source, const std::string& fileName,
-                            const std::string& kernel) const;
+                            const std::string& kernel, KernelName* chosen = nullptr) const;
 
   /// The kernels the file defines, in order.
   std::vector<KernelName> kernels(std::string_view source, const std::string& fileName) const;

@@ -5,6 +5,7 @@
 
 #include "data/datasets.hpp"
 #include "model/cross_validation.hpp"
+#include "model/devmap_data.hpp"
 #include "model/devmap_deeptune.hpp"
 #include "model/devmap_metrics.hpp"
 #include "model/devmap_report.hpp"
@@ -98,9 +99,7 @@ int runEvaluate(const Args& args) {
     } else if (method == "grewe") {
       predictor = model::greweTreePredictor(rows);
     } else if (method == "deeptune") {
-      std::string corpus;
-      for (const auto& row : rows) corpus += (corpus.empty() ? "" : "\n") + row.src;
-      const auto vocabulary = tokenizer::Vocabulary::derive(corpus, dataPath);
+      const auto vocabulary = model::devmapVocabulary(rows, dataPath);
       methodWorkers = workers;
       if (workers > 1) model::setComputeThreads(1);  // a worker per core instead
       auto done = std::make_shared<std::atomic<int>>(0);

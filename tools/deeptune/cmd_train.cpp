@@ -49,10 +49,8 @@ int runTrain(const Args& args) {
   }
   train.batching = parseBatching(batching);
   const auto rows = data::readDevmapCsv(dataPath);
-  std::string corpus;
-  for (const auto& row : rows) corpus += (corpus.empty() ? "" : "\n") + row.src;
   const tokenizer::Vocabulary vocabulary = vocabPath.empty()
-                                               ? tokenizer::Vocabulary::derive(corpus, dataPath)
+                                               ? model::devmapVocabulary(rows, dataPath)
                                                : tokenizer::Vocabulary::load(vocabPath);
   model::DeepTuneModel network(
       model::devmapModelInfo(vocabulary, maxLength, vm.count("paper-padding") > 0), train.seed);
