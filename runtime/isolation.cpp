@@ -10,6 +10,7 @@
 #include <optional>
 #include <regex>
 
+#include "runtime/line_record.hpp"
 #include "runtime/runtime_error.hpp"
 #include "runtime/subprocess.hpp"
 
@@ -19,67 +20,6 @@ namespace {
 
 constexpr size_t kMaxMessage = 16384;  ///< bytes of a build log or message sent back per item
 constexpr int kMaxEarlyDeaths = 2;     ///< workers dying while building, then give up
-
-// ---- one-line records: fields separated by TAB, with \\, \t, \n, \r escaped ----
-
-std::string escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-std::string unescape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '\\' || i + 1 == text.size()) {
-      out += text[i];
-      continue;
-    }
-    const char c = text[++i];
-    out += c == 't' ? '\t' : c == 'n' ? '\n' : c == 'r' ? '\r' : c;
-  }
-  return out;
-}
-
-std::string record(const std::vector<std::string>& fields) {
-  std::string line;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    if (i > 0) line += '\t';
-    line += escape(fields[i]);
-  }
-  return line;
-}
-
-std::vector<std::string> fieldsOf(const std::string& line) {
-  std::vector<std::string> fields;
-  size_t start = 0;
-  while (true) {
-    const size_t end = line.find('\t', start);
-    fields.push_back(unescape(line.substr(start, end == std::string::npos ? end : end - start)));
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return fields;
-}
 
 uint64_t toNumber(const std::string& text, const char* what) {
   char* end = nullptr;
@@ -107,9 +47,10 @@ std::string encodeMeasurement(size_t item, const Measurement& m) {
     runs += (runs.empty() ? "" : ",") + std::to_string(run.h2dNs) + "/" +
             std::to_string(run.kernelNs) + "/" + std::to_string(run.d2hNs);
   }
-  return record({"result", std::to_string(item), statusName(m.status), joinStatuses(m.failedChecks),
-                 std::to_string(m.wgsize), std::to_string(m.globalSize),
-                 std::to_string(m.transferBytes), runs, capped(m.message)});
+  return encodeRecord({"result", std::to_string(item), statusName(m.status),
+                       joinStatuses(m.failedChecks), std::to_string(m.wgsize),
+                       std::to_string(m.globalSize), std::to_string(m.transferBytes), runs,
+                       capped(m.message)});
 }
 
 Measurement decodeMeasurement(const std::vector<std::string>& f) {
@@ -149,11 +90,11 @@ Measurement decodeMeasurement(const std::vector<std::string>& f) {
 }
 
 std::string encodeDevice(const DeviceInfo& d) {
-  return record({"device", std::to_string(d.index), d.name, d.vendor, d.type, d.platform,
-                 d.platformVersion, d.deviceVersion, d.driverVersion,
-                 std::to_string(d.computeUnits), std::to_string(d.globalMemBytes),
-                 std::to_string(d.localMemBytes), std::to_string(d.maxWorkGroupSize),
-                 std::to_string(d.addressBits)});
+  return encodeRecord({"device", std::to_string(d.index), d.name, d.vendor, d.type, d.platform,
+                       d.platformVersion, d.deviceVersion, d.driverVersion,
+                       std::to_string(d.computeUnits), std::to_string(d.globalMemBytes),
+                       std::to_string(d.localMemBytes), std::to_string(d.maxWorkGroupSize),
+                       std::to_string(d.addressBits)});
 }
 
 DeviceInfo decodeDevice(const std::vector<std::string>& f) {
@@ -222,15 +163,15 @@ Measurement failed(Status status, const std::string& message) {
 
 std::string encodeRequest(const MeasureRequest& r) {
   std::string text = "deeptune-measure-request\t1\n";
-  text += record({"listDevices", r.listDevices ? "1" : "0"}) + "\n";
-  text += record({"start", std::to_string(r.startItem)}) + "\n";
-  text += record({"wgsize", std::to_string(r.wgsize)}) + "\n";
-  text += record({"runs", std::to_string(r.runs)}) + "\n";
-  text += record({"seed", std::to_string(r.seed)}) + "\n";
-  text += record({"guard", std::to_string(r.guardBytes)}) + "\n";
-  for (size_t g : r.gsizes) text += record({"gsize", std::to_string(g)}) + "\n";
-  for (const std::string& k : r.kernels) text += record({"kernel", k}) + "\n";
-  text += record({"source", r.source}) + "\n";
+  text += encodeRecord({"listDevices", r.listDevices ? "1" : "0"}) + "\n";
+  text += encodeRecord({"start", std::to_string(r.startItem)}) + "\n";
+  text += encodeRecord({"wgsize", std::to_string(r.wgsize)}) + "\n";
+  text += encodeRecord({"runs", std::to_string(r.runs)}) + "\n";
+  text += encodeRecord({"seed", std::to_string(r.seed)}) + "\n";
+  text += encodeRecord({"guard", std::to_string(r.guardBytes)}) + "\n";
+  for (size_t g : r.gsizes) text += encodeRecord({"gsize", std::to_string(g)}) + "\n";
+  for (const std::string& k : r.kernels) text += encodeRecord({"kernel", k}) + "\n";
+  text += encodeRecord({"source", r.source}) + "\n";
   return text;
 }
 
@@ -240,7 +181,7 @@ MeasureRequest decodeRequest(const std::string& text) {
   bool header = false;
   while (start < text.size()) {
     const size_t end = std::min(text.find('\n', start), text.size());
-    const std::vector<std::string> f = fieldsOf(text.substr(start, end - start));
+    const std::vector<std::string> f = decodeRecord(text.substr(start, end - start));
     start = end + 1;
     if (f.size() != 2) throw RuntimeError("measure request: malformed line");
     const std::string& key = f[0];
@@ -288,7 +229,7 @@ void serveRequest(const MeasureRequest& request,
   try {
     devices = listDevices();
   } catch (const RuntimeError& e) {
-    emit(record({"error", e.what()}));
+    emit(encodeRecord({"error", e.what()}));
     return;
   }
   if (request.listDevices) {
@@ -311,17 +252,17 @@ void serveRequest(const MeasureRequest& request,
         anyBuilt = true;
         builtKernels = build.kernels;
       }
-      emit(record({"build", std::to_string(d), build.ok ? "ok" : "error"}));
+      emit(encodeRecord({"build", std::to_string(d), build.ok ? "ok" : "error"}));
     } catch (const RuntimeError& e) {
       setupFailure[d] = failed(Status::kRunError, e.what());
-      emit(record({"build", std::to_string(d), "error"}));
+      emit(encodeRecord({"build", std::to_string(d), "error"}));
     }
   }
   std::vector<std::string> kernels = request.kernels;
   if (kernels.empty()) kernels = anyBuilt ? builtKernels : scanKernelNames(request.source);
   std::vector<std::string> kernelRecord = {"kernels"};
   kernelRecord.insert(kernelRecord.end(), kernels.begin(), kernels.end());
-  emit(record(kernelRecord));
+  emit(encodeRecord(kernelRecord));
 
   const size_t gsizes = request.gsizes.size();
   for (size_t k = 0; k < kernels.size(); ++k) {
@@ -356,7 +297,7 @@ void serveRequest(const MeasureRequest& request,
         disagreeing += (disagreeing.empty() ? "" : ",") + std::to_string(measuredDevices[i]);
         message = measured[i]->message;
       }
-      emit(record({"group", std::to_string(k), std::to_string(g), disagreeing, message}));
+      emit(encodeRecord({"group", std::to_string(k), std::to_string(g), disagreeing, message}));
     }
   }
   emit("done");
@@ -372,7 +313,7 @@ std::vector<DeviceInfo> listDevicesIsolated(const IsolationOptions& options) {
   std::string error;
   bool done = false;
   const ChildExit exit = runChild(argv, options.timeoutSeconds, [&](const std::string& line) {
-    const std::vector<std::string> f = fieldsOf(line);
+    const std::vector<std::string> f = decodeRecord(line);
     if (f[0] == "device") devices.push_back(decodeDevice(f));
     if (f[0] == "error" && f.size() > 1) error = f[1];
     if (f[0] == "done") done = true;
@@ -443,7 +384,7 @@ void measureIsolated(const MeasureRequest& request, size_t deviceCount,
     bool reachedItems = false;  // this worker built the source and named the kernels
     std::string workerError;
     const ChildExit exit = runChild(argv, options.timeoutSeconds, [&](const std::string& line) {
-      const std::vector<std::string> f = fieldsOf(line);
+      const std::vector<std::string> f = decodeRecord(line);
       const std::string& kind = f[0];
       if (kind == "kernels") {
         reachedItems = true;

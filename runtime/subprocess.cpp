@@ -1,10 +1,12 @@
-// Child processes with a timeout: posix_spawn into a new process group, poll stdout and stderr.
+// Child processes: posix_spawn into a new process group; a timed run polling stdout and stderr,
+// and a coprocess spoken to over a socket pair.
 #include "runtime/subprocess.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +15,7 @@
 #include <cmath>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 #include "runtime/runtime_error.hpp"
 
@@ -55,6 +58,30 @@ std::string formatSeconds(double seconds) {
   return text;
 }
 
+/// posix_spawn of argv in a new process group with default signal handling; returns its error.
+int spawnInGroup(const std::vector<std::string>& argv, const posix_spawn_file_actions_t& actions,
+                 pid_t& pid) {
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) sigaddset(&defaults, sig);
+  sigset_t noMask;
+  sigemptyset(&noMask);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setsigmask(&attributes, &noMask);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  std::vector<char*> args;
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  const int spawned =
+      ::posix_spawn(&pid, argv[0].c_str(), &actions, &attributes, args.data(), environ);
+  posix_spawnattr_destroy(&attributes);
+  return spawned;
+}
+
 }  // namespace
 
 std::string ChildExit::describe(double timeoutSeconds) const {
@@ -87,26 +114,9 @@ ChildExit runChild(const std::vector<std::string>& argv, double timeoutSeconds,
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, outWrite.fd, 1);
   posix_spawn_file_actions_adddup2(&actions, errWrite.fd, 2);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) sigaddset(&defaults, sig);
-  sigset_t noMask;
-  sigemptyset(&noMask);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setsigmask(&attributes, &noMask);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  posix_spawnattr_setflags(&attributes,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  std::vector<char*> args;
-  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  args.push_back(nullptr);
   pid_t pid = -1;
-  const int spawned =
-      ::posix_spawn(&pid, argv[0].c_str(), &actions, &attributes, args.data(), environ);
+  const int spawned = spawnInGroup(argv, actions, pid);
   posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
   if (spawned != 0) {
     throw RuntimeError("cannot start " + argv[0] + ": " + std::strerror(spawned));
   }
@@ -187,6 +197,79 @@ ChildExit runChild(const std::vector<std::string>& argv, double timeoutSeconds,
   if (errTail.size() > kStderrTail) errTail.erase(0, errTail.size() - kStderrTail);
   result.stderrTail = std::move(errTail);
   return result;
+}
+
+Coprocess::Coprocess(const std::vector<std::string>& argv) {
+  if (argv.empty()) throw RuntimeError("Coprocess: empty command");
+  int ends[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+    throw RuntimeError(std::string("socketpair: ") + strerror(errno));
+  }
+  Fd mine{ends[0]}, theirs{ends[1]};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, theirs.fd, 0);
+  posix_spawn_file_actions_adddup2(&actions, theirs.fd, 1);
+  const int spawned = spawnInGroup(argv, actions, pid_);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) {
+    throw RuntimeError("cannot start " + argv[0] + ": " + std::strerror(spawned));
+  }
+  socket_ = std::exchange(mine.fd, -1);
+}
+
+Coprocess::~Coprocess() {
+  if (socket_ >= 0) {
+    ::shutdown(socket_, SHUT_WR);  // the child sees the end of its input and exits
+    ::close(socket_);
+  }
+  if (pid_ <= 0) return;
+  int status = 0;
+  for (int waited = 0; waited < 100; ++waited) {  // up to 0.5 s
+    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
+    if (done == pid_ || (done < 0 && errno != EINTR)) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ChildGuard killer{pid_};  // kills and reaps
+}
+
+void Coprocess::writeLine(const std::string& line) {
+  const std::string data = line + '\n';
+  size_t sent = 0;
+  while (sent < data.size()) {
+    const ssize_t n = ::send(socket_, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw RuntimeError(std::string("child process is gone: ") + strerror(errno));
+    sent += static_cast<size_t>(n);
+  }
+}
+
+std::optional<std::string> Coprocess::readLine(double timeoutSeconds) {
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(timeoutSeconds));
+  char chunk[65536];
+  while (true) {
+    const size_t end = pending_.find('\n');
+    if (end != std::string::npos) {
+      std::string line = pending_.substr(0, end);
+      pending_.erase(0, end + 1);
+      return line;
+    }
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      throw RuntimeError("child process gave no answer within " + formatSeconds(timeoutSeconds) +
+                         " s");
+    }
+    pollfd fd{socket_, POLLIN, 0};
+    const int ready = ::poll(&fd, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (ready < 0 && errno != EINTR) throw RuntimeError(std::string("poll: ") + strerror(errno));
+    if (ready <= 0) continue;
+    const ssize_t n = ::recv(socket_, chunk, sizeof chunk, 0);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n <= 0) return std::nullopt;
+    pending_.append(chunk, static_cast<size_t>(n));
+  }
 }
 
 }  // namespace deeptune::runtime

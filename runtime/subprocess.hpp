@@ -1,7 +1,10 @@
-// Runs a child process in its own process group, streams its stdout lines, kills it on a timeout.
+// Child processes: one run with a timeout (streamed stdout lines), or a coprocess to talk to.
 #pragma once
 
+#include <sys/types.h>
+
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,5 +29,29 @@ struct ChildExit {
 /// killed and the exception passes on.
 ChildExit runChild(const std::vector<std::string>& argv, double timeoutSeconds,
                    const std::function<void(const std::string& line)>& onLine);
+
+/// A long-lived child that answers line requests: its stdin and stdout are one end of a socket
+/// pair, its stderr is this process's. Started with posix_spawn (safe after OpenCL is
+/// initialized: no fork of this process runs code). Not thread-safe.
+class Coprocess {
+ public:
+  /// Spawns argv (argv[0] is a path). Throws RuntimeError if it cannot be started.
+  explicit Coprocess(const std::vector<std::string>& argv);
+  /// Closes the child's input, gives it a moment to exit, then kills it.
+  ~Coprocess();
+  Coprocess(const Coprocess&) = delete;
+  Coprocess& operator=(const Coprocess&) = delete;
+
+  /// Sends one line (a '\n' is appended). Throws RuntimeError if the child is gone.
+  void writeLine(const std::string& line);
+  /// The next line the child writes, without '\n'; nullopt when it closed its output (ended).
+  /// Throws RuntimeError when `timeoutSeconds` pass without a complete line.
+  std::optional<std::string> readLine(double timeoutSeconds);
+
+ private:
+  int socket_ = -1;
+  pid_t pid_ = -1;
+  std::string pending_;
+};
 
 }  // namespace deeptune::runtime

@@ -12,6 +12,8 @@ int runVocab(const Args& args);     ///< deeptune vocab derive FILES... | --csv 
 int runTrain(const Args& args);     ///< deeptune train --task devmap --data CSV -o MODEL
 int runEvaluate(const Args& args);  ///< deeptune evaluate --task devmap --data CSV --folds F --report DIR
 int runPredict(const Args& args);   ///< deeptune predict KERNEL.cl --dsize N --wgsize M
+int runValidate(const Args& args);  ///< deeptune validate KERNEL.cl --gsize N [--wgsize M]
+int runPredictServer(const Args& args);  ///< deeptune __predict-server (the launcher's service)
 // clang-format on
 int runDevices(const Args& args);        ///< deeptune devices [--json]
 int runMeasure(const Args& args);        ///< deeptune measure FILES... | --csv F --gsize N -o OUT

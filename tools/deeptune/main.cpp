@@ -31,6 +31,7 @@ const char* kUsage =
     "  predict    CPU or GPU for a kernel launch (rewrite, tokenize, model)\n"
     "  devices    list the OpenCL devices\n"
     "  measure    time kernels on every OpenCL device (isolated, checked) and write a CSV\n"
+    "  validate   predict a kernel's device, then run it on every device to check\n"
     "\n"
     "exit codes: 0 ok, 1 runtime failure, 2 bad input or usage";
 
@@ -39,6 +40,8 @@ int dispatch(const std::string& command, const Args& args) {
 #ifdef DEEPTUNE_WITH_REWRITER
       {"rewrite", deeptune::cli::runRewrite},
       {"predict", deeptune::cli::runPredict},
+      {"validate", deeptune::cli::runValidate},
+      {"__predict-server", deeptune::cli::runPredictServer},
 #endif
 #ifndef DEEPTUNE_LEAN
       {"tokenize", deeptune::cli::runTokenize}, {"vocab", deeptune::cli::runVocab},

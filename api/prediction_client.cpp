@@ -1,0 +1,86 @@
+// PredictionClient: one-line requests to a `deeptune __predict-server` coprocess.
+#include "api/prediction_client.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "runtime/line_record.hpp"
+#include "runtime/runtime_error.hpp"
+#include "runtime/subprocess.hpp"
+
+namespace deeptune::api {
+namespace {
+
+namespace fs = std::filesystem;
+using runtime::RuntimeError;
+
+/// The service's next record; throws when it ended or reports an error.
+std::vector<std::string> answer(runtime::Coprocess& server, double timeoutSeconds) {
+  const std::optional<std::string> line = server.readLine(timeoutSeconds);
+  if (!line) throw RuntimeError("prediction service ended unexpectedly (see its stderr above)");
+  std::vector<std::string> fields = runtime::decodeRecord(*line);
+  if (fields[0] == "error") {
+    throw RuntimeError(fields.size() > 1 ? fields[1] : "prediction service failed");
+  }
+  return fields;
+}
+
+}  // namespace
+
+struct PredictionClient::Impl {
+  runtime::Coprocess server;
+  double timeoutSeconds;
+  Impl(const std::vector<std::string>& command, double timeout)
+      : server(command), timeoutSeconds(timeout) {}
+};
+
+PredictionClient::PredictionClient(const std::vector<std::string>& serverCommand,
+                                   double timeoutSeconds)
+    : impl_(std::make_unique<Impl>(serverCommand, timeoutSeconds)) {
+  const std::vector<std::string> ready = answer(impl_->server, timeoutSeconds);
+  if (ready[0] != "ready" || ready.size() < 2) {
+    throw RuntimeError("prediction service: unexpected greeting '" + ready[0] + "'");
+  }
+  modelPath_ = ready[1];
+}
+
+PredictionClient::~PredictionClient() = default;
+
+runtime::DeviceChoice PredictionClient::predictDevice(const std::string& source,
+                                                      const std::string& kernel,
+                                                      uint64_t transferBytes, size_t wgsize) {
+  impl_->server.writeLine(runtime::encodeRecord(
+      {"predict", kernel, std::to_string(transferBytes), std::to_string(wgsize), source}));
+  const std::vector<std::string> fields = answer(impl_->server, impl_->timeoutSeconds);
+  if (fields[0] != "ok" || fields.size() != 4) {
+    throw RuntimeError("prediction service: malformed answer '" + fields[0] + "'");
+  }
+  return runtime::DeviceChoice{fields[1], fields[2], std::strtod(fields[3].c_str(), nullptr)};
+}
+
+std::string findDeeptuneExecutable(const std::string& explicitPath) {
+  std::vector<fs::path> candidates;
+  if (!explicitPath.empty()) {
+    candidates.push_back(explicitPath);
+  } else {
+    if (const char* path = std::getenv("DEEPTUNE_EXECUTABLE")) candidates.push_back(path);
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) candidates.push_back(self.parent_path() / "deeptune");
+    candidates.push_back(fs::path(DEEPTUNE_INSTALLED_CLI));
+    candidates.push_back(fs::path(DEEPTUNE_BUILT_CLI));
+  }
+  std::string looked;
+  for (const fs::path& candidate : candidates) {
+    if (::access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) {
+      return candidate.string();
+    }
+    looked += (looked.empty() ? "" : ", ") + candidate.string();
+  }
+  throw RuntimeError("cannot find the deeptune executable for predictions (looked at " + looked +
+                     "; set DEEPTUNE_EXECUTABLE)");
+}
+
+}  // namespace deeptune::api

@@ -1,0 +1,153 @@
+// KernelRunner: builds a program once per source, binds the caller's buffers and values, runs.
+#include "runtime/kernel_runner.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <unordered_map>
+
+#include "runtime/driver.hpp"
+#include "runtime/opencl.hpp"
+#include "runtime/runtime_error.hpp"
+
+namespace deeptune::runtime {
+
+namespace {
+
+/// The build log's lines that name an error (at most three), or its first line.
+std::string buildErrors(const std::string& log) {
+  std::istringstream lines(log);
+  std::string line, errors, first;
+  int count = 0;
+  while (std::getline(lines, line) && count < 3) {
+    if (first.empty()) first = line;
+    if (line.find("error") != std::string::npos) {
+      errors += (errors.empty() ? "" : " | ") + line;
+      ++count;
+    }
+  }
+  return errors.empty() ? first : errors;
+}
+
+}  // namespace
+
+uint64_t LaunchArg::transferBytes(const std::vector<LaunchArg>& args) {
+  uint64_t total = 0;
+  for (const LaunchArg& arg : args) {
+    if (arg.kind == Kind::kInput) total += arg.bytes;
+    if (arg.kind == Kind::kOutput) total += 2 * static_cast<uint64_t>(arg.bytes);
+  }
+  return total;
+}
+
+struct KernelRunner::Impl {
+  cl_device_id id = nullptr;
+  DeviceInfo info;
+  std::optional<ocl::Context> context;
+  std::optional<ocl::Queue> queue;
+  std::unordered_map<size_t, ocl::Program> programs;  ///< by source hash
+
+  const ocl::Program& program(const std::string& source) {
+    const size_t key = std::hash<std::string>{}(source);
+    auto found = programs.find(key);
+    if (found != programs.end()) return found->second;
+    ocl::Program built(*context, source);
+    std::string log;
+    if (!built.build(id, buildOptions(), log)) {
+      throw RuntimeError("the kernel source does not build on " + info.name + ": " +
+                         buildErrors(log));
+    }
+    return programs.emplace(key, std::move(built)).first->second;
+  }
+
+  ocl::Kernel kernel(const std::string& source, const std::string& name) {
+    const ocl::Program& built = program(source);
+    const std::vector<std::string> names = built.kernelNames();
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      std::string list;
+      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+      throw RuntimeError("no kernel '" + name + "' in the source (kernels: " + list + ")");
+    }
+    return ocl::Kernel(built, name);
+  }
+};
+
+KernelRunner::KernelRunner(int deviceIndex) : impl_(std::make_unique<Impl>()) {
+  const std::vector<cl_device_id> ids = ocl::allDevices();
+  if (deviceIndex < 0 || static_cast<size_t>(deviceIndex) >= ids.size()) {
+    throw RuntimeError("no OpenCL device " + std::to_string(deviceIndex) + " (this machine has " +
+                       std::to_string(ids.size()) + ")");
+  }
+  impl_->id = ids[deviceIndex];
+  impl_->info = listDevices()[deviceIndex];
+  impl_->context.emplace(impl_->id);
+  impl_->queue.emplace(*impl_->context, impl_->id);
+}
+
+KernelRunner::~KernelRunner() = default;
+
+const DeviceInfo& KernelRunner::device() const { return impl_->info; }
+
+size_t KernelRunner::maxWorkGroupSize(const std::string& source, const std::string& kernel) {
+  return impl_->kernel(source, kernel).maxWorkGroupSize(impl_->id);
+}
+
+RunTiming KernelRunner::run(const std::string& source, const std::string& name,
+                            const std::vector<LaunchArg>& args, size_t globalSize,
+                            size_t localSize) {
+  if (globalSize == 0 || localSize == 0 || globalSize % localSize != 0) {
+    throw RuntimeError("global size " + std::to_string(globalSize) +
+                       " must be a positive multiple of the work-group size " +
+                       std::to_string(localSize));
+  }
+  ocl::Kernel kernel = impl_->kernel(source, name);
+  if (kernel.argCount() != args.size()) {
+    throw RuntimeError("kernel '" + name + "' takes " + std::to_string(kernel.argCount()) +
+                       " arguments, the launch gives " + std::to_string(args.size()));
+  }
+  const ocl::Queue& queue = *impl_->queue;
+  RunTiming timing;
+  std::vector<std::pair<ocl::Buffer, const LaunchArg*>> buffers;
+  buffers.reserve(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const LaunchArg& arg = args[i];
+    const auto index = static_cast<cl_uint>(i);
+    switch (arg.kind) {
+      case LaunchArg::Kind::kInput:
+      case LaunchArg::Kind::kOutput: {
+        if (arg.bytes == 0 || arg.input == nullptr) {
+          throw RuntimeError("argument " + std::to_string(i) + ": a buffer needs data and a size");
+        }
+        const cl_mem_flags flags =
+            arg.kind == LaunchArg::Kind::kInput ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
+        ocl::Buffer buffer(*impl_->context, flags, arg.bytes);
+        timing.h2dNs += buffer.write(queue, arg.input, arg.bytes);
+        const cl_mem mem = buffer.get();
+        kernel.setArg(index, sizeof mem, &mem);
+        buffers.emplace_back(std::move(buffer), &arg);
+        break;
+      }
+      case LaunchArg::Kind::kLocal:
+        kernel.setArg(index, arg.bytes, nullptr);
+        break;
+      case LaunchArg::Kind::kValue:
+        kernel.setArg(index, arg.value.size(), arg.value.data());
+        break;
+    }
+  }
+  ocl::Event event;
+  ocl::checkError(clEnqueueNDRangeKernel(queue.get(), kernel.get(), 1, nullptr, &globalSize,
+                                         &localSize, 0, nullptr, event.out()),
+                  "clEnqueueNDRangeKernel");
+  event.wait("kernel");
+  timing.kernelNs = event.queuedToEndNs();
+  for (const auto& [buffer, arg] : buffers) {
+    if (arg->kind == LaunchArg::Kind::kOutput && arg->output != nullptr) {
+      timing.d2hNs += buffer.read(queue, arg->output, arg->bytes);
+    }
+  }
+  return timing;
+}
+
+}  // namespace deeptune::runtime

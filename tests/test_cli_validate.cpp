@@ -1,0 +1,73 @@
+// End-to-end tests of `deeptune validate`: prediction against measured times on PoCL, the JSON
+// form, and bad input.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/cli_runner.hpp"
+#include "tests/scratch_dir.hpp"
+#include "tests/test_paths.hpp"
+
+using Catch::Matchers::Contains;
+using deeptune::test::runCli;
+using deeptune::test::ScratchDir;
+
+namespace {
+
+std::string ourKernel(const std::string& name) {
+  return "'" + deeptune::test::sourceDir() + "/kernels/" + name + "'";
+}
+
+}  // namespace
+
+TEST_CASE("validate predicts, runs on every device and judges the prediction", "[cli][validate]") {
+  const auto result = runCli("validate " + ourKernel("saxpy.cl") + " --gsize 4096");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  CHECK_THAT(result.out, Contains("saxpy.cl:saxpy  gsize 4096, transfer 49152 bytes, wgsize 256"));
+  CHECK_THAT(result.out, Contains("predicted  "));
+  CHECK_THAT(result.out, Contains("dev0 CPU"));
+  CHECK_THAT(result.out, Contains("verdict    "));
+}
+
+TEST_CASE("validate --json gives the measurements and the verdict", "[cli][validate]") {
+  const auto result =
+      runCli("validate " + ourKernel("vector_add.cl") + " --gsize 2048 --wgsize 64 --json");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  CHECK(json["kernel"] == "vector_add");
+  CHECK(json["transfer"] == 2048 * 4 * 4);  // two inputs once, the sum twice
+  CHECK(json["wgsize"] == 64);
+  const std::string predicted = json["predicted"];
+  CHECK((predicted == "CPU" || predicted == "GPU"));
+  REQUIRE(json["devices"].size() >= 1);
+  CHECK(json["devices"][0]["status"] == "OK");
+  CHECK(json["devices"][0]["ms"].get<double>() > 0);
+  CHECK(json["fastest"] != "");
+  bool hasPredictedType = false;
+  for (const auto& d : json["devices"])
+    hasPredictedType = hasPredictedType || d["type"] == predicted;
+  if (hasPredictedType) {
+    CHECK(json["correct"].is_boolean());
+    CHECK(json["of_oracle"].get<double>() > 0);
+    CHECK(json["of_oracle"].get<double>() <= 1.0);
+  } else {
+    CHECK(json["correct"].is_null());
+    CHECK_THAT(json["note"].get<std::string>(), Contains("no " + predicted + " device"));
+  }
+}
+
+TEST_CASE("validate rejects bad input with exit code 2", "[cli][validate]") {
+  CHECK(runCli("validate /nonexistent.cl --gsize 64").exitCode == 2);
+  CHECK(runCli("validate " + ourKernel("saxpy.cl") + " --gsize 0").exitCode == 2);
+  CHECK(runCli("validate " + ourKernel("saxpy.cl")).exitCode == 2);  // --gsize is required
+  CHECK(runCli("validate " + ourKernel("saxpy.cl") + " --gsize 64 --platform x").exitCode == 2);
+  ScratchDir dir("deeptune-validate");
+  const std::string broken =
+      dir.file("broken.cl", "__kernel void k(__global float* a) { a[0] = b; }\n");
+  const auto result = runCli("validate '" + broken + "' --gsize 64");
+  CHECK(result.exitCode == 1);
+  CHECK_THAT(result.err, Contains("did not run on any device"));
+  CHECK_THAT(result.err, Contains("BUILD_ERROR"));
+}

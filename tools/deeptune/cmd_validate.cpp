@@ -1,0 +1,223 @@
+// deeptune validate: predict a kernel's device, then run it on every device and judge the choice.
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "api/predictor.hpp"
+#include "data/text_check.hpp"
+#include "runtime/isolation.hpp"
+#include "runtime/runtime_error.hpp"
+#include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/worker_command.hpp"
+
+namespace deeptune::cli {
+namespace {
+
+const char* kUsage =
+    "usage: deeptune validate KERNEL.cl --gsize N [--kernel NAME] [--wgsize M]\n"
+    "                         [--model M | --platform amd|nvidia] [--timeout S] [--json]\n"
+    "\n"
+    "Runs each kernel of the file (or --kernel NAME) at global size N on every OpenCL device\n"
+    "(payload rules of `deeptune measure`), asks the model for the device given the launch's\n"
+    "transfer and work-group size, and reports whether the predicted device type was the\n"
+    "fastest and the speed reached against the fastest (oracle) device.";
+
+/// The time and status of the first device of each type, as `measure` reports them.
+struct TypeTime {
+  const runtime::DeviceInfo* device = nullptr;
+  const runtime::Measurement* measurement = nullptr;
+  double ms() const { return runtime::summarize(measurement->runs).totalNs / 1e6; }
+};
+
+std::optional<TypeTime> firstWithTimings(const std::vector<runtime::DeviceInfo>& devices,
+                                         const runtime::KernelResult& result,
+                                         const std::string& type) {
+  for (size_t i = 0; i < devices.size(); ++i) {
+    if (devices[i].type == type && result.devices[i].hasTimings()) {
+      return TypeTime{&devices[i], &result.devices[i]};
+    }
+  }
+  return std::nullopt;
+}
+
+/// The judgement of one prediction against the measurements.
+struct Verdict {
+  std::string fastest;             ///< device type with the lowest time, "" if none has timings
+  std::optional<bool> correct;     ///< unset when it cannot be judged
+  std::optional<double> ofOracle;  ///< oracle time / predicted device's time (1 = optimal)
+  std::string note;                ///< why it cannot be judged, or how much was lost
+};
+
+Verdict judge(const std::vector<runtime::DeviceInfo>& devices, const runtime::KernelResult& result,
+              const std::string& predicted) {
+  Verdict verdict;
+  std::optional<TypeTime> best;
+  for (const std::string type : {"CPU", "GPU", "ACCELERATOR", "OTHER"}) {
+    const auto candidate = firstWithTimings(devices, result, type);
+    if (candidate && (!best || candidate->ms() < best->ms())) best = candidate;
+  }
+  if (!best) {
+    verdict.note = "cannot judge: no device produced timings";
+    return verdict;
+  }
+  verdict.fastest = best->device->type;
+  bool present = false;
+  for (const runtime::DeviceInfo& d : devices) present = present || d.type == predicted;
+  if (!present) {
+    verdict.note = "cannot judge: no " + predicted + " device on this machine";
+    return verdict;
+  }
+  const auto chosen = firstWithTimings(devices, result, predicted);
+  if (!chosen) {
+    verdict.note = "cannot judge: the " + predicted + " device produced no timings";
+    return verdict;
+  }
+  verdict.correct = chosen->device->index == best->device->index;
+  verdict.ofOracle = best->ms() / chosen->ms();
+  int typesTimed = 0;
+  for (const std::string type : {"CPU", "GPU", "ACCELERATOR", "OTHER"}) {
+    typesTimed += firstWithTimings(devices, result, type).has_value() ? 1 : 0;
+  }
+  if (typesTimed == 1) verdict.note = "the only device type measured on this machine";
+  if (!*verdict.correct) {
+    char text[128];
+    std::snprintf(text, sizeof text, "%s would have been %.2fx faster", verdict.fastest.c_str(),
+                  chosen->ms() / best->ms());
+    verdict.note = text;
+  }
+  return verdict;
+}
+
+}  // namespace
+
+int runValidate(const Args& args) {
+  po::options_description options("validate options");
+  std::string input, kernel, modelPath, platform;
+  size_t gsize = 0, wgsize = 0;
+  double timeout = 60;
+  // clang-format off
+  options.add_options()
+      ("file", po::value(&input)->required(), "OpenCL source file")
+      ("gsize", po::value(&gsize)->required(), "global size S (elements of each buffer)")
+      ("kernel,k", po::value(&kernel), "only this kernel (default: every kernel of the file)")
+      ("wgsize", po::value(&wgsize)->default_value(0), "work-group size (0: min(S, 256))")
+      ("model", po::value(&modelPath), "model file (default: the bundled model of --platform)")
+      ("platform", po::value(&platform)->default_value("amd"), "bundled model: amd or nvidia")
+      ("timeout", po::value(&timeout)->default_value(60), "seconds per build and per measurement")
+      ("json", "print one JSON object per kernel");
+  // clang-format on
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map vm;
+  if (!parseOptions(args, kUsage, options, positional, vm)) return kExitOk;
+  if (gsize == 0 || gsize > (size_t{1} << 31)) {
+    throw UsageError("validate: --gsize must be between 1 and 2^31");
+  }
+  if (!(timeout > 0 && timeout <= 86400)) {
+    throw UsageError("validate: --timeout must be between 0 and 86400 seconds");
+  }
+  if (modelPath.empty()) {
+    if (platform != "amd" && platform != "nvidia") {
+      throw UsageError("validate: unknown --platform '" + platform + "' (amd or nvidia)");
+    }
+    modelPath = api::findBundledModel(platform);
+  }
+  const std::string source = readFile(input);
+  if (const auto fault = data::findTextFault(source)) {
+    throw UsageError(input + ":" + std::to_string(fault->line) + ":" +
+                     std::to_string(fault->column) + ": not a text file (" + fault->what + ")");
+  }
+  api::Predictor predictor(modelPath);  // loads and checks the model before any kernel runs
+
+  runtime::IsolationOptions isolation;
+  isolation.workerCommand = measureWorkerCommand();
+  isolation.timeoutSeconds = timeout;
+  const std::vector<runtime::DeviceInfo> devices = runtime::listDevicesIsolated(isolation);
+  if (devices.empty()) throw runtime::RuntimeError("validate: no OpenCL device found");
+  runtime::MeasureRequest request;
+  request.source = source;
+  if (!kernel.empty()) request.kernels = {kernel};
+  request.gsizes = {gsize};
+  request.wgsize = wgsize;
+  std::vector<runtime::KernelResult> results;
+  runtime::measureIsolated(request, devices.size(), isolation,
+                           [&](const runtime::KernelResult& r) { results.push_back(r); });
+
+  for (const runtime::KernelResult& result : results) {
+    uint64_t transfer = 0;
+    size_t used = 0;
+    for (const runtime::Measurement& m : result.devices) {
+      if (m.wgsize == 0) continue;
+      if (used == 0) transfer = m.transferBytes;
+      used = used == 0 ? m.wgsize : std::min(used, m.wgsize);
+    }
+    if (used == 0) {  // no device got as far as a payload: nothing to predict for
+      std::string why;
+      for (const runtime::Measurement& m : result.devices) {
+        why += (why.empty() ? "" : "; ") + runtime::statusName(m.status) + ": " + m.message;
+      }
+      throw runtime::RuntimeError("validate: " + input + ":" + result.kernel +
+                                  " did not run on any device (" + why + ")");
+    }
+    const api::DevicePrediction prediction = predictor.predict(
+        source, input, result.kernel, static_cast<double>(transfer), static_cast<double>(used));
+    const Verdict verdict = judge(devices, result, prediction.device);
+    if (vm.count("json")) {
+      nlohmann::json deviceRows = nlohmann::json::array();
+      for (size_t i = 0; i < devices.size(); ++i) {
+        const runtime::Measurement& m = result.devices[i];
+        nlohmann::json row = {{"index", devices[i].index},
+                              {"name", devices[i].name},
+                              {"type", devices[i].type},
+                              {"status", runtime::statusName(m.status)}};
+        row["ms"] = m.hasTimings() ? nlohmann::json(runtime::summarize(m.runs).totalNs / 1e6)
+                                   : nlohmann::json(nullptr);
+        deviceRows.push_back(row);
+      }
+      nlohmann::json out = {{"file", input},
+                            {"kernel", result.kernel},
+                            {"gsize", gsize},
+                            {"wgsize", used},
+                            {"transfer", transfer},
+                            {"predicted", prediction.device},
+                            {"probability", prediction.probability},
+                            {"devices", deviceRows},
+                            {"fastest", verdict.fastest},
+                            {"note", verdict.note}};
+      out["correct"] = verdict.correct ? nlohmann::json(*verdict.correct) : nlohmann::json(nullptr);
+      out["of_oracle"] =
+          verdict.ofOracle ? nlohmann::json(*verdict.ofOracle) : nlohmann::json(nullptr);
+      std::cout << out.dump() << "\n";
+      continue;
+    }
+    std::printf("%s:%s  gsize %zu, transfer %llu bytes, wgsize %zu\n", input.c_str(),
+                result.kernel.c_str(), gsize, static_cast<unsigned long long>(transfer), used);
+    std::printf("  predicted  %s (probability %.2f)\n", prediction.device.c_str(),
+                prediction.probability);
+    for (size_t i = 0; i < devices.size(); ++i) {
+      const runtime::Measurement& m = result.devices[i];
+      if (m.hasTimings()) {
+        std::printf("  dev%d %-4s %s: %.3f ms, %s\n", devices[i].index, devices[i].type.c_str(),
+                    devices[i].name.c_str(), runtime::summarize(m.runs).totalNs / 1e6,
+                    runtime::statusName(m.status).c_str());
+      } else {
+        std::printf("  dev%d %-4s %s: %s\n", devices[i].index, devices[i].type.c_str(),
+                    devices[i].name.c_str(), runtime::statusName(m.status).c_str());
+      }
+    }
+    if (verdict.correct) {
+      std::printf("  verdict    %s: %.0f%% of the oracle's speed%s%s\n",
+                  *verdict.correct ? "correct" : "wrong", 100 * *verdict.ofOracle,
+                  verdict.note.empty() ? "" : "; ", verdict.note.c_str());
+    } else {
+      std::printf("  verdict    %s%s%s\n", verdict.note.c_str(),
+                  verdict.fastest.empty() ? "" : " (fastest measured: ",
+                  verdict.fastest.empty() ? "" : (verdict.fastest + ")").c_str());
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace deeptune::cli
