@@ -89,6 +89,9 @@ DevicePrediction Predictor::predict(const std::string& source, const std::string
 }
 
 std::string findBundledModel(const std::string& platform) {
+  if (platform != "amd" && platform != "nvidia") {
+    throw model::ModelError("unknown --platform '" + platform + "' (amd or nvidia)");
+  }
   const std::string name = "devmap-" + platform + ".model";
   std::vector<fs::path> candidates;
   if (const char* dir = std::getenv("DEEPTUNE_MODELS")) candidates.push_back(fs::path(dir) / name);

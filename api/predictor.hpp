@@ -43,7 +43,8 @@ class Predictor {
 
 /// The bundled model for `platform` ("amd" or "nvidia"): models/devmap-PLATFORM.model found in
 /// $DEEPTUNE_MODELS, beside the installed binary (../share/deeptune/models), in the build tree's
-/// source folder, or the source folder this build came from. Throws model::ModelError if absent.
+/// source folder, or the source folder this build came from. Throws model::ModelError if absent
+/// or if `platform` is neither.
 std::string findBundledModel(const std::string& platform);
 
 }  // namespace deeptune::api

@@ -176,12 +176,7 @@ struct Driver::Impl {
 };
 
 Driver::Driver(int deviceIndex) : impl_(std::make_unique<Impl>()) {
-  const std::vector<cl_device_id> ids = ocl::allDevices();
-  if (deviceIndex < 0 || static_cast<size_t>(deviceIndex) >= ids.size()) {
-    throw RuntimeError("no OpenCL device " + std::to_string(deviceIndex) + " (this machine has " +
-                       std::to_string(ids.size()) + ")");
-  }
-  impl_->id = ids[deviceIndex];
+  impl_->id = ocl::deviceAt(deviceIndex);
   impl_->info = listDevices()[deviceIndex];
   size_t size = 0;
   if (clGetDeviceInfo(impl_->id, CL_DEVICE_MAX_WORK_ITEM_SIZES, 0, nullptr, &size) == CL_SUCCESS &&

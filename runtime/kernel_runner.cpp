@@ -74,12 +74,7 @@ struct KernelRunner::Impl {
 };
 
 KernelRunner::KernelRunner(int deviceIndex) : impl_(std::make_unique<Impl>()) {
-  const std::vector<cl_device_id> ids = ocl::allDevices();
-  if (deviceIndex < 0 || static_cast<size_t>(deviceIndex) >= ids.size()) {
-    throw RuntimeError("no OpenCL device " + std::to_string(deviceIndex) + " (this machine has " +
-                       std::to_string(ids.size()) + ")");
-  }
-  impl_->id = ids[deviceIndex];
+  impl_->id = ocl::deviceAt(deviceIndex);
   impl_->info = listDevices()[deviceIndex];
   impl_->context.emplace(impl_->id);
   impl_->queue.emplace(*impl_->context, impl_->id);

@@ -22,6 +22,15 @@ void checkError(cl_int status, const char* call) {
   if (status != CL_SUCCESS) throw RuntimeError(call, status);
 }
 
+cl_device_id deviceAt(int index) {
+  const std::vector<cl_device_id> ids = allDevices();
+  if (index < 0 || static_cast<size_t>(index) >= ids.size()) {
+    throw RuntimeError("no OpenCL device " + std::to_string(index) + " (this machine has " +
+                       std::to_string(ids.size()) + ")");
+  }
+  return ids[index];
+}
+
 std::vector<cl_device_id> allDevices() {
   cl_uint platformCount = 0;
   const cl_int status = clGetPlatformIDs(0, nullptr, &platformCount);

@@ -46,6 +46,9 @@ class Handle {
 /// platform at all gives an empty list; other failures throw RuntimeError.
 std::vector<cl_device_id> allDevices();
 
+/// Device `index` of allDevices(); throws RuntimeError naming how many there are.
+cl_device_id deviceAt(int index);
+
 /// String-valued device / platform queries (trailing NULs removed). Throw RuntimeError.
 std::string deviceString(cl_device_id device, cl_device_info what);
 std::string platformString(cl_platform_id platform, cl_platform_info what);

@@ -35,12 +35,7 @@ int runPredict(const Args& args) {
   if (dsize < 0 || wgsize < 1) {
     throw UsageError("predict: --dsize must be >= 0 and --wgsize >= 1");
   }
-  if (modelPath.empty()) {
-    if (platform != "amd" && platform != "nvidia") {
-      throw UsageError("predict: unknown --platform '" + platform + "' (amd or nvidia)");
-    }
-    modelPath = api::findBundledModel(platform);
-  }
+  if (modelPath.empty()) modelPath = api::findBundledModel(platform);
   const std::string source = readFile(input);
   api::Predictor predictor(modelPath);
   const api::DevicePrediction prediction = predictor.predict(source, input, kernel, dsize, wgsize);

@@ -118,12 +118,7 @@ int runValidate(const Args& args) {
   if (!(timeout > 0 && timeout <= 86400)) {
     throw UsageError("validate: --timeout must be between 0 and 86400 seconds");
   }
-  if (modelPath.empty()) {
-    if (platform != "amd" && platform != "nvidia") {
-      throw UsageError("validate: unknown --platform '" + platform + "' (amd or nvidia)");
-    }
-    modelPath = api::findBundledModel(platform);
-  }
+  if (modelPath.empty()) modelPath = api::findBundledModel(platform);
   const std::string source = readFile(input);
   if (const auto fault = data::findTextFault(source)) {
     throw UsageError(input + ":" + std::to_string(fault->line) + ":" +
