@@ -1,4 +1,4 @@
-// DeepTuneModel: construction, training (sources grouped, packed batches) and prediction.
+// DeepTuneModel: construction, training (rows of a source share an LSTM pass) and prediction.
 #include "model/deeptune_model.hpp"
 
 #include <algorithm>
@@ -59,15 +59,18 @@ struct Batch {
   torch::Tensor tokens, lengths, rowSource, aux, labels;
 };
 
+/// A batch: each entry is a source and the rows of it the batch trains on.
+using BatchPlan = std::vector<std::pair<size_t, std::vector<size_t>>>;
+
 Batch makeBatch(const std::vector<Example>& examples, const GroupedExamples& grouped,
-                const std::vector<size_t>& sourceIds, const ModelInfo& info) {
+                const BatchPlan& plan, const ModelInfo& info) {
   const int64_t pad = static_cast<int64_t>(info.vocabulary.size());
   int64_t width = 1;
-  for (size_t id : sourceIds) {
-    width = std::max<int64_t>(width, static_cast<int64_t>(grouped.sources[id]->size()));
+  for (const auto& entry : plan) {
+    width = std::max<int64_t>(width, static_cast<int64_t>(grouped.sources[entry.first]->size()));
   }
   if (info.paperPadding) width = info.maxLength;
-  const int64_t count = static_cast<int64_t>(sourceIds.size());
+  const int64_t count = static_cast<int64_t>(plan.size());
   Batch batch;
   batch.tokens = torch::full({count, width}, pad, torch::kInt64);
   batch.lengths = torch::empty({count}, torch::kInt64);
@@ -76,13 +79,13 @@ Batch makeBatch(const std::vector<Example>& examples, const GroupedExamples& gro
   std::vector<float> aux;
   std::vector<int64_t> labels;
   for (int64_t s = 0; s < count; ++s) {
-    const std::vector<int>& sequence = *grouped.sources[sourceIds[s]];
+    const std::vector<int>& sequence = *grouped.sources[plan[s].first];
     // Pre-padding (the paper's) right-aligns the sequence; otherwise it is left-aligned with
     // padding after it, which the network never reads (DeepTuneNetImpl::encode).
     const int64_t offset = info.paperPadding ? width - static_cast<int64_t>(sequence.size()) : 0;
     for (size_t t = 0; t < sequence.size(); ++t) tokens[s][offset + t] = sequence[t];
     batch.lengths[s] = info.paperPadding ? width : std::max<int64_t>(1, sequence.size());
-    for (size_t row : grouped.rowsOfSource[sourceIds[s]]) {
+    for (size_t row : plan[s].second) {
       rowSource.push_back(s);
       aux.insert(aux.end(), examples[row].aux.begin(), examples[row].aux.end());
       labels.push_back(examples[row].label);
@@ -96,12 +99,42 @@ Batch makeBatch(const std::vector<Example>& examples, const GroupedExamples& gro
   return batch;
 }
 
-/// One epoch's batches: whole sources of similar length (sorted by length plus a random jitter,
-/// so batches differ between epochs) until a batch holds `batchSize` rows; batches in random
-/// order. Similar lengths keep the padding, which costs time but not accuracy, small.
-std::vector<std::vector<size_t>> planBatches(const GroupedExamples& grouped, size_t batchSize,
-                                             TrainOptions::Batching batching,
-                                             std::mt19937_64& random) {
+/// Whole sources: every row of each.
+BatchPlan wholeSources(const GroupedExamples& grouped, const std::vector<size_t>& sourceIds) {
+  BatchPlan plan;
+  for (size_t id : sourceIds) plan.emplace_back(id, grouped.rowsOfSource[id]);
+  return plan;
+}
+
+/// Shuffled rows cut into batches of `batchSize`; within a batch, rows of one source are
+/// gathered under one entry (one LSTM pass).
+std::vector<BatchPlan> planRowBatches(const GroupedExamples& grouped, size_t batchSize,
+                                      std::mt19937_64& random) {
+  std::vector<std::pair<size_t, size_t>> rows;  // (source, row)
+  for (size_t id = 0; id < grouped.sources.size(); ++id) {
+    for (size_t row : grouped.rowsOfSource[id]) rows.emplace_back(id, row);
+  }
+  std::shuffle(rows.begin(), rows.end(), random);
+  std::vector<BatchPlan> batches;
+  for (size_t first = 0; first < rows.size(); first += batchSize) {
+    BatchPlan plan;
+    std::map<size_t, size_t> entryOfSource;
+    for (size_t i = first; i < std::min(first + batchSize, rows.size()); ++i) {
+      auto [found, inserted] = entryOfSource.emplace(rows[i].first, plan.size());
+      if (inserted) plan.emplace_back(rows[i].first, std::vector<size_t>());
+      plan[found->second].second.push_back(rows[i].second);
+    }
+    batches.push_back(std::move(plan));
+  }
+  return batches;
+}
+
+/// One epoch's batches. kRows: planRowBatches. Otherwise whole sources, in random order or of
+/// similar length (sorted by length plus a random jitter, so batches differ between epochs),
+/// until a batch holds `batchSize` rows; batches in random order.
+std::vector<BatchPlan> planBatches(const GroupedExamples& grouped, size_t batchSize,
+                                   TrainOptions::Batching batching, std::mt19937_64& random) {
+  if (batching == TrainOptions::Batching::kRows) return planRowBatches(grouped, batchSize, random);
   // Random batching: a jitter so large that the order is a random permutation.
   const double kJitter = batching == TrainOptions::Batching::kRandom ? 1e12 : 128.0;  // tokens
   std::uniform_real_distribution<double> jitter(0.0, kJitter);
@@ -121,7 +154,10 @@ std::vector<std::vector<size_t>> planBatches(const GroupedExamples& grouped, siz
     rows += grouped.rowsOfSource[id].size();
   }
   std::shuffle(batches.begin(), batches.end(), random);
-  return batches;
+  std::vector<BatchPlan> plans;
+  for (const std::vector<size_t>& sourceIds : batches)
+    plans.push_back(wholeSources(grouped, sourceIds));
+  return plans;
 }
 
 /// Keras' categorical cross-entropy on sigmoid outputs normalized to sum 1.
@@ -210,11 +246,11 @@ void DeepTuneModel::train(const std::vector<Example>& examples, const TrainOptio
     const auto started = std::chrono::steady_clock::now();
     double lossSum = 0;
     int64_t correct = 0;
-    for (const std::vector<size_t>& sourceIds :
+    for (const BatchPlan& plan :
          planBatches(grouped, static_cast<size_t>(options.batchSize), options.batching, random)) {
       size_t rows = 0;
-      for (size_t id : sourceIds) rows += grouped.rowsOfSource[id].size();
-      const Batch batch = makeBatch(examples, grouped, sourceIds, impl_->info);
+      for (const auto& entry : plan) rows += entry.second.size();
+      const Batch batch = makeBatch(examples, grouped, plan, impl_->info);
       optimizer.zero_grad();
       const auto outputs = net->forward(batch.tokens, batch.lengths, batch.rowSource, batch.aux);
       const torch::Tensor loss = categoricalCrossEntropy(outputs.main, batch.labels) +
@@ -257,7 +293,7 @@ std::vector<std::vector<float>> DeepTuneModel::predict(const std::vector<Example
     for (size_t id = first; id < std::min(first + kSourcesPerBatch, grouped.sources.size()); ++id) {
       sourceIds.push_back(id);
     }
-    const Batch batch = makeBatch(examples, grouped, sourceIds, impl_->info);
+    const Batch batch = makeBatch(examples, grouped, wholeSources(grouped, sourceIds), impl_->info);
     const auto outputs = net->forward(batch.tokens, batch.lengths, batch.rowSource, batch.aux);
     const torch::Tensor normalized = outputs.main / outputs.main.sum(1, true);
     auto values = normalized.accessor<float, 2>();

@@ -33,10 +33,11 @@ struct ModelInfo {
 /// Training hyper-parameters; defaults are the paper's.
 struct TrainOptions {
   int epochs = 50;
-  int batchSize = 64;  ///< rows per batch (sources are kept whole; see model/README.md)
-  /// Sources in random order (the paper's shuffled batches) or of similar length per batch (less
-  /// padding: ~1.5x faster, but measured 1.2 points less accurate on NVIDIA).
-  enum class Batching { kRandom, kSimilarLength } batching = Batching::kRandom;
+  int batchSize = 64;  ///< rows per batch (see model/README.md)
+  /// kRows: shuffled rows, as the paper's Keras fit (rows of one source in a batch share one
+  /// LSTM pass). kRandom: whole sources in random order until a batch holds batchSize rows.
+  /// kSimilarLength: whole sources of similar length (less padding, fastest).
+  enum class Batching { kRows, kRandom, kSimilarLength } batching = Batching::kRandom;
   double learningRate = 1e-3;
   uint64_t seed = 204;
 };

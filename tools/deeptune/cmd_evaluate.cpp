@@ -49,7 +49,8 @@ int runEvaluate(const Args& args) {
       ("epochs", po::value(&deeptune.train.epochs)->default_value(50), "DeepTune epochs")
       ("batch-size", po::value(&deeptune.train.batchSize)->default_value(64), "rows per batch")
       ("batching", po::value(&batching)->default_value("random"),
-       "random (shuffled sources, like the paper) or length (similar lengths, faster)")
+       "rows (shuffled rows, like the paper), random (shuffled whole sources) or length "
+       "(whole sources of similar lengths, fastest)")
       ("seed", po::value(&deeptune.train.seed)->default_value(204), "seed (fold f uses seed+f)")
       ("max-length", po::value(&deeptune.maxLength)->default_value(1024), "keep the last N tokens")
       ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)")

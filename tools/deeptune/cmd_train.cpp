@@ -13,7 +13,8 @@ namespace deeptune::cli {
 model::TrainOptions::Batching parseBatching(const std::string& name) {
   if (name == "length") return model::TrainOptions::Batching::kSimilarLength;
   if (name == "random") return model::TrainOptions::Batching::kRandom;
-  throw UsageError("unknown --batching '" + name + "' (length or random)");
+  if (name == "rows") return model::TrainOptions::Batching::kRows;
+  throw UsageError("unknown --batching '" + name + "' (rows, random or length)");
 }
 
 int runTrain(const Args& args) {
@@ -31,7 +32,8 @@ int runTrain(const Args& args) {
       ("epochs", po::value(&train.epochs)->default_value(50), "training epochs")
       ("batch-size", po::value(&train.batchSize)->default_value(64), "rows per batch")
       ("batching", po::value(&batching)->default_value("random"),
-       "random (shuffled sources, like the paper) or length (similar lengths, faster)")
+       "rows (shuffled rows, like the paper), random (shuffled whole sources) or length "
+       "(whole sources of similar lengths, fastest)")
       ("seed", po::value(&train.seed)->default_value(204), "random seed")
       ("max-length", po::value(&maxLength)->default_value(1024), "keep the last N tokens")
       ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)");

@@ -7,7 +7,7 @@
 
 namespace deeptune::cli {
 
-/// --batching: "length" or "random"; throws UsageError otherwise.
+/// --batching: "rows", "random" or "length"; throws UsageError otherwise.
 model::TrainOptions::Batching parseBatching(const std::string& name);
 
 }  // namespace deeptune::cli
