@@ -58,7 +58,10 @@ TEST_CASE("the network has the paper's parameter count", "[model]") {
   CHECK(model.bufferValues() == 132);  // BatchNorm running mean and variance (non-trainable)
 }
 
-TEST_CASE("a tiny training run learns", "[model]") {
+TEST_CASE("a tiny training run learns, with each way of batching", "[model]") {
+  const auto batching = GENERATE(TrainOptions::Batching::kRows, TrainOptions::Batching::kRandom,
+                                 TrainOptions::Batching::kSimilarLength);
+  INFO("batching " << static_cast<int>(batching));
   const std::vector<Example> examples = smallExamples(24, 128);
   size_t gpu = 0;
   for (const Example& example : examples) gpu += example.label == 1;
@@ -67,6 +70,7 @@ TEST_CASE("a tiny training run learns", "[model]") {
   DeepTuneModel model = freshModel(128);
   TrainOptions options;
   options.epochs = 30;
+  options.batching = batching;
   std::vector<deeptune::model::EpochProgress> epochs;
   model.train(examples, options, [&](const auto& p) { epochs.push_back(p); });
   REQUIRE(epochs.size() == 30);
@@ -83,6 +87,7 @@ TEST_CASE("training is deterministic for a seed", "[model]") {
   const std::vector<Example> examples = smallExamples(8, 64);
   TrainOptions options;
   options.epochs = 3;
+  options.batching = GENERATE(TrainOptions::Batching::kRows, TrainOptions::Batching::kRandom);
   DeepTuneModel first = freshModel(64, 11), second = freshModel(64, 11), other = freshModel(64, 12);
   first.train(examples, options);
   second.train(examples, options);
