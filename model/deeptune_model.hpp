@@ -34,10 +34,10 @@ struct ModelInfo {
 struct TrainOptions {
   int epochs = 50;
   int batchSize = 64;  ///< rows per batch (see model/README.md)
-  /// kRows: shuffled rows, as the paper's Keras fit (rows of one source in a batch share one
-  /// LSTM pass). kRandom: whole sources in random order until a batch holds batchSize rows.
+  /// kRows (default): shuffled rows, as the paper's Keras fit (rows of one source in a batch
+  /// share one LSTM pass); measured the most accurate (docs/results.md). kRandom: whole sources in random order until a batch holds batchSize rows.
   /// kSimilarLength: whole sources of similar length (less padding, fastest).
-  enum class Batching { kRows, kRandom, kSimilarLength } batching = Batching::kRandom;
+  enum class Batching { kRows, kRandom, kSimilarLength } batching = Batching::kRows;
   double learningRate = 1e-3;
   uint64_t seed = 204;
 };

@@ -48,7 +48,7 @@ int runEvaluate(const Args& args) {
       ("platform", po::value(&platform), "platform name in the report (default: from --data)")
       ("epochs", po::value(&deeptune.train.epochs)->default_value(50), "DeepTune epochs")
       ("batch-size", po::value(&deeptune.train.batchSize)->default_value(64), "rows per batch")
-      ("batching", po::value(&batching)->default_value("random"),
+      ("batching", po::value(&batching)->default_value("rows"),
        "rows (shuffled rows, like the paper), random (shuffled whole sources) or length "
        "(whole sources of similar lengths, fastest)")
       ("seed", po::value(&deeptune.train.seed)->default_value(204), "seed (fold f uses seed+f)")

@@ -31,7 +31,7 @@ int runTrain(const Args& args) {
       ("vocab", po::value(&vocabPath), "vocabulary JSON (default: derived from the data's src)")
       ("epochs", po::value(&train.epochs)->default_value(50), "training epochs")
       ("batch-size", po::value(&train.batchSize)->default_value(64), "rows per batch")
-      ("batching", po::value(&batching)->default_value("random"),
+      ("batching", po::value(&batching)->default_value("rows"),
        "rows (shuffled rows, like the paper), random (shuffled whole sources) or length "
        "(whole sources of similar lengths, fastest)")
       ("seed", po::value(&train.seed)->default_value(204), "random seed")
