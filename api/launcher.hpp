@@ -56,6 +56,7 @@ struct LaunchDecision {
   bool cached = false;         ///< the decision came from the cache (the model was not asked)
   uint64_t transferBytes = 0;  ///< what the model was told the launch moves
   size_t wgsize = 0;           ///< the work-group size the model was told and the launch uses
+                               ///< (a default one is halved if the device allows less)
   runtime::DeviceInfo device;  ///< the device that runs it
   std::string note;            ///< empty, or why `device` is not of the predicted type
 };
