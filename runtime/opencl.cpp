@@ -11,7 +11,14 @@ namespace {
 
 constexpr cl_int kPlatformNotFoundKhr = -1001;
 
-std::string trimNuls(std::string text) {
+/// A string-valued OpenCL query: `query(size, buffer, &sizeReturned)` is called once for the size
+/// and once for the text; trailing NULs are removed. Throws RuntimeError naming `call`.
+template <typename Query>
+std::string queryString(const Query& query, const char* call) {
+  size_t size = 0;
+  checkError(query(0, nullptr, &size), call);
+  std::string text(size, '\0');
+  checkError(query(size, text.data(), nullptr), call);
   while (!text.empty() && text.back() == '\0') text.pop_back();
   return text;
 }
@@ -53,19 +60,19 @@ std::vector<cl_device_id> allDevices() {
 }
 
 std::string deviceString(cl_device_id device, cl_device_info what) {
-  size_t size = 0;
-  checkError(clGetDeviceInfo(device, what, 0, nullptr, &size), "clGetDeviceInfo");
-  std::string text(size, '\0');
-  checkError(clGetDeviceInfo(device, what, size, text.data(), nullptr), "clGetDeviceInfo");
-  return trimNuls(std::move(text));
+  return queryString(
+      [&](size_t size, void* data, size_t* returned) {
+        return clGetDeviceInfo(device, what, size, data, returned);
+      },
+      "clGetDeviceInfo");
 }
 
 std::string platformString(cl_platform_id platform, cl_platform_info what) {
-  size_t size = 0;
-  checkError(clGetPlatformInfo(platform, what, 0, nullptr, &size), "clGetPlatformInfo");
-  std::string text(size, '\0');
-  checkError(clGetPlatformInfo(platform, what, size, text.data(), nullptr), "clGetPlatformInfo");
-  return trimNuls(std::move(text));
+  return queryString(
+      [&](size_t size, void* data, size_t* returned) {
+        return clGetPlatformInfo(platform, what, size, data, returned);
+      },
+      "clGetPlatformInfo");
 }
 
 Context::Context(cl_device_id device) {
@@ -126,17 +133,15 @@ Program::Program(const Context& context, const std::string& source) {
 bool Program::build(cl_device_id device, const std::string& options, std::string& log) {
   const cl_int status =
       clBuildProgram(handle_.get(), 1, &device, options.c_str(), nullptr, nullptr);
-  log.clear();
-  size_t size = 0;
-  if (clGetProgramBuildInfo(handle_.get(), device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) ==
-          CL_SUCCESS &&
-      size > 0) {
-    log.assign(size, '\0');
-    if (clGetProgramBuildInfo(handle_.get(), device, CL_PROGRAM_BUILD_LOG, size, log.data(),
-                              nullptr) != CL_SUCCESS) {
-      log.clear();
-    }
-    log = trimNuls(std::move(log));
+  try {  // a log that cannot be read is an empty log, not an error
+    log = queryString(
+        [&](size_t size, void* data, size_t* returned) {
+          return clGetProgramBuildInfo(handle_.get(), device, CL_PROGRAM_BUILD_LOG, size, data,
+                                       returned);
+        },
+        "clGetProgramBuildInfo");
+  } catch (const RuntimeError&) {
+    log.clear();
   }
   if (status == CL_BUILD_PROGRAM_FAILURE) return false;
   checkError(status, "clBuildProgram");
@@ -144,13 +149,11 @@ bool Program::build(cl_device_id device, const std::string& options, std::string
 }
 
 std::vector<std::string> Program::kernelNames() const {
-  size_t size = 0;
-  checkError(clGetProgramInfo(handle_.get(), CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &size),
-             "clGetProgramInfo");
-  std::string text(size, '\0');
-  checkError(clGetProgramInfo(handle_.get(), CL_PROGRAM_KERNEL_NAMES, size, text.data(), nullptr),
-             "clGetProgramInfo");
-  text = trimNuls(std::move(text));
+  const std::string text = queryString(
+      [&](size_t size, void* data, size_t* returned) {
+        return clGetProgramInfo(handle_.get(), CL_PROGRAM_KERNEL_NAMES, size, data, returned);
+      },
+      "clGetProgramInfo");
   std::vector<std::string> names;
   size_t start = 0;
   while (start <= text.size()) {
@@ -178,13 +181,11 @@ cl_uint Kernel::argCount() const {
 RawArgInfo Kernel::argInfo(cl_uint index) const {
   RawArgInfo info;
   auto text = [&](cl_kernel_arg_info what) {
-    size_t size = 0;
-    checkError(clGetKernelArgInfo(handle_.get(), index, what, 0, nullptr, &size),
-               "clGetKernelArgInfo");
-    std::string value(size, '\0');
-    checkError(clGetKernelArgInfo(handle_.get(), index, what, size, value.data(), nullptr),
-               "clGetKernelArgInfo");
-    return trimNuls(std::move(value));
+    return queryString(
+        [&](size_t size, void* data, size_t* returned) {
+          return clGetKernelArgInfo(handle_.get(), index, what, size, data, returned);
+        },
+        "clGetKernelArgInfo");
   };
   checkError(clGetKernelArgInfo(handle_.get(), index, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
                                 sizeof info.address, &info.address, nullptr),
