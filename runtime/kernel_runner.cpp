@@ -63,13 +63,15 @@ struct KernelRunner::Impl {
 
   ocl::Kernel kernel(const std::string& source, const std::string& name) {
     const ocl::Program& built = program(source);
-    const std::vector<std::string> names = built.kernelNames();
-    if (std::find(names.begin(), names.end(), name) == names.end()) {
+    try {
+      return ocl::Kernel(built, name);
+    } catch (const RuntimeError&) {  // the program's kernel names are only read to explain
+      const std::vector<std::string> names = built.kernelNames();
+      if (std::find(names.begin(), names.end(), name) != names.end()) throw;
       std::string list;
       for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
       throw RuntimeError("no kernel '" + name + "' in the source (kernels: " + list + ")");
     }
-    return ocl::Kernel(built, name);
   }
 };
 
