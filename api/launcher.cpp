@@ -104,15 +104,11 @@ LaunchResult Launcher::launch(const std::string& source, const std::string& kern
                               size_t localSize) {
   LaunchResult result;
   result.decision = choose(source, kernel, args, globalSize, localSize);
-  runtime::KernelRunner& runner = impl_->runner(result.decision.device.index);
-  size_t local = result.decision.wgsize;
-  if (localSize ==
-      0) {  // a default size halves (still dividing globalSize) to what the kernel allows
-    const size_t allowed = runner.maxWorkGroupSize(source, result.decision.kernel);
-    while (local > 1 && local > allowed) local /= 2;
-  }
+  // A default work-group size may shrink to what the kernel allows; a requested one may not.
   const runtime::RunTiming timing =
-      runner.run(source, result.decision.kernel, args, globalSize, local);
+      impl_->runner(result.decision.device.index)
+          .run(source, result.decision.kernel, args, globalSize, result.decision.wgsize,
+               /*shrinkToKernel=*/localSize == 0);
   result.h2dMs = static_cast<double>(timing.h2dNs) / 1e6;
   result.kernelMs = static_cast<double>(timing.kernelNs) / 1e6;
   result.d2hMs = static_cast<double>(timing.d2hNs) / 1e6;

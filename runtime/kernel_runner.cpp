@@ -86,19 +86,19 @@ KernelRunner::~KernelRunner() = default;
 
 const DeviceInfo& KernelRunner::device() const { return impl_->info; }
 
-size_t KernelRunner::maxWorkGroupSize(const std::string& source, const std::string& kernel) {
-  return impl_->kernel(source, kernel).maxWorkGroupSize(impl_->id);
-}
-
 RunTiming KernelRunner::run(const std::string& source, const std::string& name,
-                            const std::vector<LaunchArg>& args, size_t globalSize,
-                            size_t localSize) {
+                            const std::vector<LaunchArg>& args, size_t globalSize, size_t localSize,
+                            bool shrinkToKernel) {
   if (globalSize == 0 || localSize == 0 || globalSize % localSize != 0) {
     throw RuntimeError("global size " + std::to_string(globalSize) +
                        " must be a positive multiple of the work-group size " +
                        std::to_string(localSize));
   }
   ocl::Kernel kernel = impl_->kernel(source, name);
+  if (shrinkToKernel) {  // halving a divisor of globalSize that is a power of two keeps it one
+    const size_t allowed = kernel.maxWorkGroupSize(impl_->id);
+    while (localSize > 1 && localSize > allowed) localSize /= 2;
+  }
   if (kernel.argCount() != args.size()) {
     throw RuntimeError("kernel '" + name + "' takes " + std::to_string(kernel.argCount()) +
                        " arguments, the launch gives " + std::to_string(args.size()));
