@@ -19,7 +19,8 @@ struct DevicePrediction {
 
 /// Predicts the device for OpenCL kernels with a device-mapping model file. The normalized,
 /// encoded kernel is cached by source hash, so repeated launches of a kernel only run the
-/// network. Not thread-safe: one Predictor per thread. Errors are the modules' own exceptions
+/// network. Not thread-safe: one Predictor per thread, and predictors on several threads need a
+/// BLAS that is safe for concurrent calls (model/compute_environment.hpp). Errors are the modules' own exceptions
 /// (rewriter::RewriteError, model::ModelError, tokenizer::VocabError).
 class Predictor {
  public:

@@ -195,8 +195,6 @@ void checkExamples(const std::vector<Example>& examples, const ModelInfo& info, 
 
 }  // namespace
 
-void setComputeThreads(int threads) { at::set_num_threads(std::max(1, threads)); }
-
 DeepTuneModel::DeepTuneModel(ModelInfo info, uint64_t seed) : impl_(std::make_unique<Impl>()) {
   if (info.vocabulary.empty() || info.labels.size() < 2) {
     throw ModelError("a model needs a vocabulary and at least two labels");
@@ -230,8 +228,9 @@ int64_t DeepTuneModel::bufferValues() const {
   return count;
 }
 
-void DeepTuneModel::train(const std::vector<Example>& examples, const TrainOptions& options,
-                          const ProgressCallback& progress) {
+TrainingSummary DeepTuneModel::train(const std::vector<Example>& examples,
+                                     const TrainOptions& options,
+                                     const ProgressCallback& progress) {
   if (examples.empty()) throw ModelError("no training examples");
   checkExamples(examples, impl_->info, /*training=*/true);
   const GroupedExamples grouped = groupBySource(examples);
@@ -241,6 +240,7 @@ void DeepTuneModel::train(const std::vector<Example>& examples, const TrainOptio
       net->parameters(),
       torch::optim::AdamOptions(options.learningRate).eps(1e-7));  // Keras' epsilon
   std::mt19937_64 random(options.seed);
+  TrainingSummary summary;
 
   for (int epoch = 1; epoch <= options.epochs; ++epoch) {
     const auto started = std::chrono::steady_clock::now();
@@ -265,18 +265,18 @@ void DeepTuneModel::train(const std::vector<Example>& examples, const TrainOptio
       lossSum += lossValue * static_cast<double>(rows);
       correct += outputs.main.argmax(1).eq(batch.labels).sum().item<int64_t>();
     }
-    if (progress) {
-      EpochProgress report;
-      report.epoch = epoch;
-      report.epochs = options.epochs;
-      report.loss = lossSum / static_cast<double>(examples.size());
-      report.accuracy = static_cast<double>(correct) / static_cast<double>(examples.size());
-      report.seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      progress(report);
-    }
+    EpochProgress report;
+    report.epoch = epoch;
+    report.epochs = options.epochs;
+    report.loss = lossSum / static_cast<double>(examples.size());
+    report.accuracy = static_cast<double>(correct) / static_cast<double>(examples.size());
+    report.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    summary.add(report);
+    if (progress) progress(report);
   }
   net->eval();
+  return summary;
 }
 
 std::vector<std::vector<float>> DeepTuneModel::predict(const std::vector<Example>& examples) const {

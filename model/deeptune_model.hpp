@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "model/training_summary.hpp"
+
 namespace deeptune::model {
 
 /// One example: token ids (already pre-truncated), auxiliary inputs, and the label index when
@@ -35,21 +37,14 @@ struct TrainOptions {
   int epochs = 50;
   int batchSize = 64;  ///< rows per batch (see model/README.md)
   /// kRows (default): shuffled rows, as the paper's Keras fit (rows of one source in a batch
-  /// share one LSTM pass); measured the most accurate (docs/results.md). kRandom: whole sources in random order until a batch holds batchSize rows.
-  /// kSimilarLength: whole sources of similar length (less padding, fastest).
+  /// share one LSTM pass); measured the most accurate (docs/results.md). kRandom: whole sources in
+  /// random order until a batch holds batchSize rows. kSimilarLength: whole sources of similar
+  /// length (less padding, fastest).
   enum class Batching { kRows, kRandom, kSimilarLength } batching = Batching::kRows;
   double learningRate = 1e-3;
   uint64_t seed = 204;
 };
 
-/// Reported after each epoch.
-struct EpochProgress {
-  int epoch = 0;  ///< 1-based
-  int epochs = 0;
-  double loss = 0;
-  double accuracy = 0;  ///< training accuracy of the main output
-  double seconds = 0;   ///< wall time of the epoch
-};
 using ProgressCallback = std::function<void(const EpochProgress&)>;
 
 /// The DeepTune network with its metadata. Deterministic for a given seed. Not thread-safe;
@@ -67,9 +62,10 @@ class DeepTuneModel {
   /// Writes the model file (temporary file, then rename).
   void save(const std::string& path) const;
 
-  /// Trains on `examples` (labels required). Throws ModelError on bad input or a NaN loss.
-  void train(const std::vector<Example>& examples, const TrainOptions& options,
-             const ProgressCallback& progress = {});
+  /// Trains on `examples` (labels required) and summarizes the training curve. Throws ModelError
+  /// on bad input or a NaN loss.
+  TrainingSummary train(const std::vector<Example>& examples, const TrainOptions& options,
+                        const ProgressCallback& progress = {});
 
   /// Main-output probabilities (normalized to sum 1) per example, in order.
   std::vector<std::vector<float>> predict(const std::vector<Example>& examples) const;
@@ -84,9 +80,5 @@ class DeepTuneModel {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
-/// Intra-op threads of the tensor library for this process. Stock LSTMs gain nothing from a
-/// second thread here; parallel work (folds) should use one thread each.
-void setComputeThreads(int threads);
 
 }  // namespace deeptune::model

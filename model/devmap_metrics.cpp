@@ -141,6 +141,56 @@ std::vector<MethodScores> scoreMethods(const std::vector<data::DevmapRow>& rows,
   return result;
 }
 
+Spread spreadOf(const std::vector<double>& values) {
+  Spread spread;
+  if (values.empty()) return spread;
+  spread.min = *std::min_element(values.begin(), values.end());
+  spread.max = *std::max_element(values.begin(), values.end());
+  double sum = 0;
+  for (double value : values) sum += value;
+  spread.mean = sum / static_cast<double>(values.size());
+  if (values.size() > 1) {
+    double squares = 0;
+    for (double value : values) squares += (value - spread.mean) * (value - spread.mean);
+    spread.sd = std::sqrt(squares / static_cast<double>(values.size() - 1));
+  }
+  return spread;
+}
+
+std::vector<RepeatedScores> repeatedScores(const std::vector<MethodPredictions>& methods,
+                                           const std::vector<MethodScores>& scores) {
+  if (scores.size() < methods.size()) {
+    throw ModelError("repeated scores: " + std::to_string(scores.size()) + " scores for " +
+                     std::to_string(methods.size()) + " methods");
+  }
+  std::vector<RepeatedScores> groups;
+  std::vector<std::vector<const DevmapScores*>> members;
+  for (size_t m = 0; m < methods.size(); ++m) {
+    const std::string group = methods[m].group.empty() ? methods[m].name : methods[m].group;
+    auto found = std::find_if(groups.begin(), groups.end(),
+                              [&](const RepeatedScores& g) { return g.group == group; });
+    if (found == groups.end()) {
+      groups.push_back({group, {}, {}, {}, {}, {}});
+      members.emplace_back();
+      found = groups.end() - 1;
+    }
+    found->runs.push_back(methods[m].name);
+    members[static_cast<size_t>(found - groups.begin())].push_back(&scores[m].overall);
+  }
+  for (size_t g = 0; g < groups.size(); ++g) {
+    auto spread = [&](double DevmapScores::*field) {
+      std::vector<double> values;
+      for (const DevmapScores* s : members[g]) values.push_back(s->*field);
+      return spreadOf(values);
+    };
+    groups[g].accuracy = spread(&DevmapScores::accuracy);
+    groups[g].speedupMean = spread(&DevmapScores::speedupMean);
+    groups[g].speedupGeomean = spread(&DevmapScores::speedupGeomean);
+    groups[g].oraclePercent = spread(&DevmapScores::oraclePercent);
+  }
+  return groups;
+}
+
 std::vector<BenchmarkSpeedup> speedupPerBenchmark(const std::vector<data::DevmapRow>& rows,
                                                   const std::vector<int>& foldOfRow,
                                                   const std::vector<MethodPredictions>& methods) {

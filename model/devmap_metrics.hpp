@@ -11,8 +11,10 @@ namespace deeptune::model {
 
 /// One method's cross-validated predictions: "CPU" or "GPU" per row of the evaluated rows.
 struct MethodPredictions {
-  std::string name;  ///< e.g. "static", "grewe", "deeptune"
+  std::string name;  ///< e.g. "static", "grewe", "deeptune", or "deeptune-s1204" for one seed
   std::vector<std::string> devices;
+  /// Runs of one method with different seeds share a group (see repeatedScores); "" = the name.
+  std::string group;
 };
 
 /// Runtime (ms) of `row` on "CPU" (runtimeCpu) or "GPU" (runtimeGpu); ModelError otherwise.
@@ -69,6 +71,25 @@ struct MethodScores {
 std::vector<MethodScores> scoreMethods(const std::vector<data::DevmapRow>& rows,
                                        const std::vector<int>& foldOfRow,
                                        const std::vector<MethodPredictions>& methods);
+
+/// Mean, sample standard deviation (n - 1; 0 for one value), minimum and maximum.
+struct Spread {
+  double mean = 0, sd = 0, min = 0, max = 0;
+};
+Spread spreadOf(const std::vector<double>& values);
+
+/// The overall scores of the runs of one group of methods (e.g. one method, several seeds).
+struct RepeatedScores {
+  std::string group;
+  std::vector<std::string> runs;  ///< the runs' method names, in order
+  Spread accuracy, speedupMean, speedupGeomean, oraclePercent;
+};
+
+/// One entry per group of `methods` (MethodPredictions::group, or the name when empty), in order
+/// of first appearance. `scores` are scoreMethods() of the same methods (extra trailing entries,
+/// such as an oracle row, are ignored). Throws ModelError if scores are missing.
+std::vector<RepeatedScores> repeatedScores(const std::vector<MethodPredictions>& methods,
+                                           const std::vector<MethodScores>& scores);
 
 /// Mean speedup over the datasets of one benchmark (a `benchmark` value: one kernel).
 struct BenchmarkSpeedup {

@@ -122,11 +122,64 @@ std::string svgLegend(double x, double y, const std::vector<std::string>& names,
 std::string percent(double fraction) { return format("%.1f%%", fraction * 100.0); }
 std::string times(double speedup) { return format("%.2f\xC3\x97", speedup); }  // U+00D7
 
-std::string summaryMarkdown(const std::string& platform, const std::string& protocol,
+/// "85.4% ± 0.7 (84.6–86.0)": mean ± sd (min–max) of values in `unit` ("%" or "×").
+std::string spreadText(const Spread& s, const char* unit) {
+  const bool percentUnit = std::string(unit) == "%";
+  const char* pattern = percentUnit ? "%.1f" : "%.2f";
+  return format(pattern, s.mean) + unit + " ± " + format(pattern, s.sd) + " (" +
+         format(pattern, s.min) + "\xE2\x80\x93" + format(pattern, s.max) + ")";  // en dash
+}
+
+std::string repeatedMarkdown(const std::vector<RepeatedScores>& groups) {
+  std::string md =
+      "\n## Mean over runs\n\nMean ± sample standard deviation (min–max) over the runs of each "
+      "method (seeds).\n\n| method | runs | accuracy | speedup (mean) | speedup (geomean) | % of "
+      "oracle |\n|---|---:|---:|---:|---:|---:|\n";
+  for (const RepeatedScores& g : groups) {
+    if (g.runs.size() < 2) continue;
+    Spread accuracy = g.accuracy;
+    for (double* v : {&accuracy.mean, &accuracy.sd, &accuracy.min, &accuracy.max}) *v *= 100.0;
+    md += "| " + mdCell(g.group) + " | " + std::to_string(g.runs.size()) + " | " +
+          spreadText(accuracy, "%") + " | " + spreadText(g.speedupMean, "\xC3\x97") + " | " +
+          spreadText(g.speedupGeomean, "\xC3\x97") + " | " + spreadText(g.oraclePercent, "%") +
+          " |\n";
+  }
+  return md;
+}
+
+std::string trainingMarkdown(const std::vector<FoldTraining>& folds) {
+  size_t collapsed = 0, oneDevice = 0;
+  for (const FoldTraining& f : folds) {
+    collapsed += f.training.collapsed();
+    oneDevice += f.predictsOneDevice();
+  }
+  std::string md = "\n## Training per fold\n\n";
+  md += std::to_string(folds.size()) + " fold models; " + std::to_string(collapsed) +
+        " collapsed (final training accuracy more than " + format("%.0f", kCollapseMargin * 100) +
+        " points below the fold's best epoch); " + std::to_string(oneDevice) +
+        " predict one device for all their test rows.\n\n";
+  md +=
+      "| method | seed | fold | final train acc. | best train acc. (epoch) | test acc. | test rows "
+      "GPU/all | |\n|---|---:|---:|---:|---:|---:|---:|---|\n";
+  for (const FoldTraining& f : folds) {
+    std::string flags;
+    if (f.training.collapsed()) flags += "collapsed ";
+    if (f.predictsOneDevice()) flags += "one device";
+    md += "| " + mdCell(f.method) + " | " + std::to_string(f.seed) + " | " +
+          std::to_string(f.fold) + " | " + percent(f.training.finalAccuracy) + " | " +
+          percent(f.training.bestAccuracy) + " (" + std::to_string(f.training.bestEpoch) + ") | " +
+          percent(f.testAccuracy()) + " | " + std::to_string(f.predictedGpu) + "/" +
+          std::to_string(f.testRows) + " | " + flags + " |\n";
+  }
+  return md;
+}
+
+std::string summaryMarkdown(const std::string& platform, const DevmapReportContext& context,
                             const std::vector<data::DevmapRow>& rows,
                             const std::vector<int>& foldOfRow,
                             const std::vector<std::string>& staticDevice,
-                            const std::vector<MethodScores>& scores) {
+                            const std::vector<MethodScores>& scores,
+                            const std::vector<RepeatedScores>& groups) {
   std::map<int, std::string> staticOfFold;
   for (size_t i = 0; i < rows.size(); ++i) staticOfFold[foldOfRow[i]] = staticDevice[i];
   size_t cpuFolds = 0;
@@ -134,7 +187,10 @@ std::string summaryMarkdown(const std::string& platform, const std::string& prot
   const size_t gpuFolds = staticOfFold.size() - cpuFolds;
 
   std::string md = "# Device mapping: " + platform + "\n\n";
-  if (!protocol.empty()) md += "Protocol: " + protocol + ".\n";
+  if (!context.protocol.empty()) md += "Protocol: " + context.protocol + ".\n";
+  if (!context.command.empty()) md += "Command: `" + context.command + "`\n";
+  for (const std::string& setting : context.settings) md += "- " + setting + "\n";
+  if (!context.command.empty() || !context.settings.empty()) md += "\n";
   md += std::to_string(rows.size()) + " rows in " + std::to_string(staticOfFold.size()) +
         " folds. Speedups are over the static mapping (the majority oracle of each training "
         "fold: CPU in " +
@@ -147,6 +203,9 @@ std::string summaryMarkdown(const std::string& platform, const std::string& prot
     md += "| " + mdCell(method.method) + " | " + percent(s.accuracy) + " | " +
           times(s.speedupMean) + " | " + times(s.speedupGeomean) + " | " +
           format("%.1f%%", s.oraclePercent) + " |\n";
+  }
+  if (std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.runs.size() > 1; })) {
+    md += repeatedMarkdown(groups);
   }
   md += "\n## Per suite\n";
   const std::vector<const char*> titles = {"Accuracy", "Mean speedup over the static mapping"};
@@ -168,6 +227,7 @@ std::string summaryMarkdown(const std::string& platform, const std::string& prot
       md += "\n";
     }
   }
+  if (!context.folds.empty()) md += trainingMarkdown(context.folds);
   return md;
 }
 
@@ -182,6 +242,46 @@ std::string metricsCsv(const std::vector<MethodScores>& scores) {
   for (const MethodScores& method : scores) {
     line(method.method, "all", method.overall);
     for (const SuiteScores& suite : method.suites) line(method.method, suite.suite, suite.scores);
+  }
+  return csv;
+}
+
+std::string runsCsv(const std::vector<RepeatedScores>& groups) {
+  std::vector<std::string> header = {"method", "runs"};
+  for (const char* metric : {"accuracy", "speedup_mean", "speedup_geomean", "oracle_pct"}) {
+    for (const char* stat : {"mean", "sd", "min", "max"}) {
+      header.push_back(std::string(metric) + "_" + stat);
+    }
+  }
+  std::string csv = data::csvRow(header);
+  for (const RepeatedScores& g : groups) {
+    std::vector<std::string> fields = {g.group, std::to_string(g.runs.size())};
+    const std::pair<const Spread*, double> metrics[] = {{&g.accuracy, 100.0},
+                                                        {&g.speedupMean, 1.0},
+                                                        {&g.speedupGeomean, 1.0},
+                                                        {&g.oraclePercent, 1.0}};
+    for (const auto& [spread, scale] : metrics) {
+      for (double value : {spread->mean, spread->sd, spread->min, spread->max}) {
+        fields.push_back(format("%.6f", value * scale));
+      }
+    }
+    csv += data::csvRow(fields);
+  }
+  return csv;
+}
+
+std::string trainingCsv(const std::vector<FoldTraining>& folds) {
+  std::string csv = data::csvRow({"method", "seed", "fold", "epochs", "final_loss",
+                                  "final_train_accuracy", "best_train_accuracy", "best_epoch",
+                                  "test_rows", "test_accuracy", "predicted_gpu", "collapsed"});
+  for (const FoldTraining& f : folds) {
+    csv += data::csvRow({f.method, std::to_string(f.seed), std::to_string(f.fold),
+                         std::to_string(f.training.epochs), format("%.6f", f.training.finalLoss),
+                         format("%.4f", f.training.finalAccuracy * 100.0),
+                         format("%.4f", f.training.bestAccuracy * 100.0),
+                         std::to_string(f.training.bestEpoch), std::to_string(f.testRows),
+                         format("%.4f", f.testAccuracy() * 100.0), std::to_string(f.predictedGpu),
+                         f.training.collapsed() ? "1" : "0"});
   }
   return csv;
 }
@@ -369,7 +469,8 @@ std::string speedupPerBenchmarkSvg(const std::vector<BenchmarkSpeedup>& speedups
 
 void writeDevmapReport(const std::string& dir, const std::string& platform,
                        const std::vector<data::DevmapRow>& rows, const std::vector<int>& foldOfRow,
-                       const std::vector<MethodPredictions>& methods, const std::string& protocol) {
+                       const std::vector<MethodPredictions>& methods,
+                       const DevmapReportContext& context) {
   if (methods.empty()) throw ModelError("report: no methods to report");
   if (rows.empty()) throw ModelError("report: no rows to report");
   std::set<std::string> names;
@@ -383,6 +484,7 @@ void writeDevmapReport(const std::string& dir, const std::string& platform,
   withOracle.push_back({"oracle", oracleDevices(rows)});
   const std::vector<MethodScores> scores = scoreMethods(rows, foldOfRow, withOracle);
   const std::vector<MethodScores> methodScores(scores.begin(), scores.end() - 1);
+  const std::vector<RepeatedScores> groups = repeatedScores(methods, methodScores);
   const std::vector<BenchmarkSpeedup> perBenchmark = speedupPerBenchmark(rows, foldOfRow, methods);
   std::vector<std::string> methodNames;
   for (const MethodPredictions& method : methods) methodNames.push_back(method.name);
@@ -391,11 +493,15 @@ void writeDevmapReport(const std::string& dir, const std::string& platform,
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   if (ec) throw ModelError(dir + ": cannot create report folder: " + ec.message());
-  writeFileAtomically(
-      folder / "summary.md",
-      summaryMarkdown(platform, protocol, rows, foldOfRow, staticDevices(rows, foldOfRow), scores));
+  writeFileAtomically(folder / "summary.md",
+                      summaryMarkdown(platform, context, rows, foldOfRow,
+                                      staticDevices(rows, foldOfRow), scores, groups));
   writeFileAtomically(folder / "metrics.csv", metricsCsv(scores));
   writeFileAtomically(folder / "predictions.csv", predictionsCsv(rows, foldOfRow, methods));
+  writeFileAtomically(folder / "runs.csv", runsCsv(groups));
+  if (!context.folds.empty()) {
+    writeFileAtomically(folder / "training.csv", trainingCsv(context.folds));
+  }
   writeFileAtomically(folder / "speedup_per_benchmark.csv", benchmarkCsv(perBenchmark, methods));
   writeFileAtomically(
       folder / "accuracy_per_suite.svg",

@@ -6,8 +6,17 @@
 
 #include "data/datasets.hpp"
 #include "model/devmap_metrics.hpp"
+#include "model/training_summary.hpp"
 
 namespace deeptune::model {
+
+/// How a report was made, for its reader: all optional.
+struct DevmapReportContext {
+  std::string protocol;               ///< e.g. "10-fold CV, folds-amd.csv"
+  std::string command;                ///< the command line that made the report
+  std::vector<std::string> settings;  ///< e.g. "machine: AMD EPYC, 2 cores", "workers: 2"
+  std::vector<FoldTraining> folds;    ///< per-fold training of the learned methods' runs
+};
 
 /// Writes the report of one platform's evaluation into `dir` (created with its parents; every
 /// file is written to a temporary name and renamed, so a reader never sees half a file):
@@ -18,14 +27,20 @@ namespace deeptune::model {
 ///   oracle_pct in percent;
 /// - predictions.csv: index,benchmark,dataset,oracle,fold and one column per method;
 /// - speedup_per_benchmark.csv: benchmark,suite,datasets, one column per method, oracle;
+/// - runs.csv: per group of methods (e.g. one method's seeds; see repeatedScores) the number of
+///   runs and mean, sd, min, max of accuracy (%), mean and geomean speedup and % of oracle;
+/// - training.csv (when context.folds is not empty): method,seed,fold,epochs,final_loss,
+///   final_train_accuracy,best_train_accuracy,best_epoch,test_rows,test_accuracy,predicted_gpu,
+///   collapsed (accuracies in %);
 /// - accuracy_per_suite.svg and speedup_per_benchmark.svg (see the functions below).
 /// `methods` hold one device per row of `rows`; speedups are over staticDevices(rows, foldOfRow).
-/// `protocol` (e.g. "10-fold CV, folds-amd.csv") is quoted in summary.md if not empty.
+/// summary.md quotes the context and, for groups of several runs, their mean ± sd, and lists
+/// every fold's training with collapsed folds marked.
 /// Throws ModelError on inconsistent sizes, an empty method list or an I/O failure.
 void writeDevmapReport(const std::string& dir, const std::string& platform,
                        const std::vector<data::DevmapRow>& rows, const std::vector<int>& foldOfRow,
                        const std::vector<MethodPredictions>& methods,
-                       const std::string& protocol = "");
+                       const DevmapReportContext& context = {});
 
 /// Grouped bar chart (the paper's Figures 6/7): one group per suite of `scores` plus "All", one
 /// bar (an SVG <rect class="bar">) per method in each group, y = accuracy in %.

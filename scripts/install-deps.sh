@@ -8,6 +8,13 @@ $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends \
   build-essential cmake pkg-config \
   libclang-cpp14-dev libclang-14-dev llvm-14-dev libclc-14-dev clang-14 clang-format-14 \
-  libtorch-dev libopenblas0-serial \
+  libtorch-dev libopenblas0-pthread \
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
   libboost-program-options-dev catch2 nlohmann-json3-dev
+# LibTorch multiplies through the system BLAS. Training folds on two threads needs one that is
+# safe for concurrent calls: Debian's single-threaded OpenBLAS is not (model/README.md), so point
+# the BLAS alternatives at the pthread build even where the serial one is installed too.
+for lib in libblas.so.3 liblapack.so.3 libopenblas.so.0; do
+  $SUDO update-alternatives --set "$lib-x86_64-linux-gnu" \
+    "/usr/lib/x86_64-linux-gnu/openblas-pthread/$lib" >/dev/null
+done

@@ -1,6 +1,7 @@
 // DeepTune model: parameter count, learning, determinism, padding invariance, model files.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -72,15 +73,47 @@ TEST_CASE("a tiny training run learns, with each way of batching", "[model]") {
   options.epochs = 30;
   options.batching = batching;
   std::vector<deeptune::model::EpochProgress> epochs;
-  model.train(examples, options, [&](const auto& p) { epochs.push_back(p); });
+  const auto summary = model.train(examples, options, [&](const auto& p) { epochs.push_back(p); });
   REQUIRE(epochs.size() == 30);
   CHECK(epochs.back().loss < epochs.front().loss * 0.8);
+  // The summary is the curve's end and its best point.
+  CHECK(summary.epochs == 30);
+  CHECK(summary.finalLoss == epochs.back().loss);
+  CHECK(summary.finalAccuracy == epochs.back().accuracy);
+  const auto best =
+      std::max_element(epochs.begin(), epochs.end(),
+                       [](const auto& a, const auto& b) { return a.accuracy < b.accuracy; });
+  CHECK(summary.bestAccuracy == best->accuracy);
+  CHECK(summary.bestEpoch == best->epoch);
+  CHECK(!summary.collapsed());
   size_t correct = 0;
   const auto probabilities = model.predict(examples);
   for (size_t i = 0; i < examples.size(); ++i) {
     correct += (probabilities[i][1] > probabilities[i][0]) == (examples[i].label == 1);
   }
   CHECK(static_cast<double>(correct) / static_cast<double>(examples.size()) > majority);
+}
+
+TEST_CASE("a training curve collapses when it ends more than 10 points below its best", "[model]") {
+  deeptune::model::TrainingSummary summary;
+  for (double accuracy : {0.57, 0.82, 0.86, 0.79}) {
+    summary.add({summary.epochs + 1, 4, 0.5, accuracy, 1.0});
+  }
+  CHECK(summary.bestEpoch == 3);
+  CHECK(summary.finalAccuracy == 0.79);
+  CHECK(!summary.collapsed());  // 7 points below the best
+  summary.add({5, 5, 0.8, 0.62, 1.0});
+  CHECK(summary.epochs == 5);
+  CHECK(summary.collapsed());  // 24 points below
+  deeptune::model::FoldTraining fold;
+  fold.testRows = 4;
+  fold.testCorrect = 3;
+  CHECK(fold.testAccuracy() == 0.75);
+  CHECK(fold.predictsOneDevice());  // all CPU
+  fold.predictedGpu = 2;
+  CHECK(!fold.predictsOneDevice());
+  fold.predictedGpu = 4;
+  CHECK(fold.predictsOneDevice());  // all GPU
 }
 
 TEST_CASE("training is deterministic for a seed", "[model]") {

@@ -92,6 +92,34 @@ TEST_CASE("metrics: hand-computed example", "[metrics]") {
   CHECK(perBenchmark[2].oracle == Approx(1.5));
 }
 
+TEST_CASE("metrics: mean and spread of repeated runs", "[metrics]") {
+  const auto spread = dm::spreadOf({0.80, 0.86, 0.83});
+  CHECK(spread.mean == Approx(0.83));
+  CHECK(spread.sd == Approx(0.03));  // sample standard deviation (n - 1)
+  CHECK(spread.min == 0.80);
+  CHECK(spread.max == 0.86);
+  CHECK(dm::spreadOf({2.0}).sd == 0.0);
+
+  const auto rows = smallRows();
+  const std::vector<dm::MethodPredictions> methods = {{"static", {"GPU", "GPU", "GPU", "GPU"}},
+                                                      {"m-s1", {"CPU", "CPU", "GPU", "CPU"}, "m"},
+                                                      {"m-s2", {"GPU", "GPU", "GPU", "GPU"}, "m"}};
+  const auto scores = dm::scoreMethods(rows, kSmallFolds, methods);
+  const auto groups = dm::repeatedScores(methods, scores);
+  REQUIRE(groups.size() == 2);
+  CHECK(groups[0].group == "static");
+  CHECK(groups[0].runs == std::vector<std::string>{"static"});
+  CHECK(groups[1].group == "m");
+  CHECK(groups[1].runs == std::vector<std::string>{"m-s1", "m-s2"});
+  CHECK(groups[1].accuracy.mean ==
+        Approx((scores[1].overall.accuracy + scores[2].overall.accuracy) / 2));
+  CHECK(groups[1].accuracy.min == std::min(scores[1].overall.accuracy, scores[2].overall.accuracy));
+  CHECK(groups[1].speedupMean.max ==
+        std::max(scores[1].overall.speedupMean, scores[2].overall.speedupMean));
+  CHECK(groups[1].oraclePercent.sd > 0);
+  CHECK_THROWS_AS(dm::repeatedScores(methods, {scores[0]}), dm::ModelError);
+}
+
 TEST_CASE("metrics: static mapping and oracle", "[metrics]") {
   auto rows = smallRows();
   const auto statics =

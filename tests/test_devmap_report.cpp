@@ -71,17 +71,17 @@ TEST_CASE("report: AMD paper data, static and grewe", "[report][paper]") {
 
   deeptune::test::ScratchDir scratch("deeptune-report");
   const fs::path out = scratch.path / "nested" / "report";
-  dm::writeDevmapReport(out.string(), "AMD", rows, folds, methods, "10-fold CV, folds-amd.csv");
+  dm::writeDevmapReport(out.string(), "AMD", rows, folds, methods, {"10-fold CV, folds-amd.csv"});
 
   for (const char* name :
-       {"summary.md", "metrics.csv", "predictions.csv", "speedup_per_benchmark.csv",
+       {"summary.md", "metrics.csv", "predictions.csv", "runs.csv", "speedup_per_benchmark.csv",
         "accuracy_per_suite.svg", "speedup_per_benchmark.svg"}) {
     INFO(name);
     CHECK(fs::is_regular_file(out / name));
   }
   size_t files = 0;
   for (const auto& entry : fs::directory_iterator(out)) files += entry.is_regular_file() ? 1 : 0;
-  CHECK(files == 6);  // no temporary file left behind
+  CHECK(files == 7);  // no temporary file left behind, no training.csv without folds
 
   const std::string summary = slurp(out / "summary.md");
   CHECK_THAT(summary, Catch::Contains("# Device mapping: AMD"));
@@ -152,4 +152,53 @@ TEST_CASE("report: bad input", "[report]") {
   const std::string svg = slurp(fs::path(out) / "accuracy_per_suite.svg");
   CHECK(xmlProblem(svg).empty());
   CHECK_THAT(svg, Catch::Contains("X &amp; &lt;Y&gt;"));
+}
+
+TEST_CASE("report: context, runs of several seeds and training per fold", "[report]") {
+  dd::DevmapRow row{};
+  row.benchmark = "shoc-1.1.5-A-k";
+  row.oracle = "GPU";
+  row.runtimeCpu = 2;
+  row.runtimeGpu = 1;
+  std::vector<dd::DevmapRow> rows = {row, row, row, row};
+  for (size_t i = 0; i < rows.size(); ++i) rows[i].index = static_cast<int>(i);
+  const std::vector<int> folds = {0, 0, 1, 1};
+  const std::vector<dm::MethodPredictions> methods = {
+      {"static", {"GPU", "GPU", "GPU", "GPU"}},
+      {"deeptune-s1", {"GPU", "CPU", "GPU", "GPU"}, "deeptune"},
+      {"deeptune-s2", {"GPU", "GPU", "GPU", "GPU"}, "deeptune"}};
+  dm::DevmapReportContext context;
+  context.protocol = "two folds";
+  context.command = "deeptune evaluate --seeds 2";
+  context.settings = {"machine: test CPU, 2 cores"};
+  dm::FoldTraining fold;
+  fold.method = "deeptune-s1";
+  fold.seed = 1;
+  fold.training.add({1, 2, 0.7, 0.80, 1.0});
+  fold.training.add({2, 2, 0.9, 0.55, 1.0});  // collapsed
+  fold.testRows = 2;
+  fold.testCorrect = 1;
+  fold.predictedGpu = 1;
+  context.folds = {fold};
+
+  deeptune::test::ScratchDir scratch("deeptune-report-context");
+  const fs::path out = scratch.path / "r";
+  dm::writeDevmapReport(out.string(), "X", rows, folds, methods, context);
+  const std::string summary = slurp(out / "summary.md");
+  CHECK_THAT(summary, Catch::Contains("Command: `deeptune evaluate --seeds 2`") &&
+                          Catch::Contains("- machine: test CPU, 2 cores"));
+  CHECK_THAT(summary, Catch::Contains("## Mean over runs") &&
+                          Catch::Contains("| deeptune | 2 | 87.5% ± 17.7 (75.0\xE2\x80\x93"
+                                          "100.0) |"));
+  CHECK_THAT(summary,
+             Catch::Contains("1 fold models; 1 collapsed") &&
+                 Catch::Contains("| deeptune-s1 | 1 | 0 | 55.0% | 80.0% (1) | 50.0% | 1/2 | "
+                                 "collapsed  |"));
+  const std::string runs = slurp(out / "runs.csv");
+  CHECK_THAT(runs, Catch::Contains("\ndeeptune,2,87.500000,17.677670,75.000000,100.000000,"));
+  CHECK_THAT(runs, Catch::Contains("\nstatic,1,100.000000,0.000000,"));
+  CHECK(slurp(out / "training.csv") ==
+        "method,seed,fold,epochs,final_loss,final_train_accuracy,best_train_accuracy,best_epoch,"
+        "test_rows,test_accuracy,predicted_gpu,collapsed\n"
+        "deeptune-s1,1,0,2,0.900000,55.0000,80.0000,1,2,50.0000,1,1\n");
 }

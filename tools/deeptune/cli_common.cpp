@@ -25,6 +25,12 @@ bool parseOptions(const Args& args, const std::string& usage, po::options_descri
   return true;
 }
 
+std::string commandLine(const std::string& command, const Args& args) {
+  std::string line = "deeptune " + command;
+  for (const std::string& argument : args) line += " " + argument;
+  return line;
+}
+
 std::string readFile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {

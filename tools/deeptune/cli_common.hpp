@@ -27,6 +27,9 @@ class UsageError : public std::runtime_error {
 bool parseOptions(const Args& args, const std::string& usage, po::options_description& options,
                   const po::positional_options_description& positional, po::variables_map& vm);
 
+/// "deeptune COMMAND ARGS..." as typed (for provenance in model files and reports).
+std::string commandLine(const std::string& command, const Args& args);
+
 /// Reads a whole file as bytes; throws UsageError naming the file if it cannot be read.
 std::string readFile(const std::string& path);
 

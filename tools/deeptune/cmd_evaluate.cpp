@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "data/datasets.hpp"
+#include "model/compute_environment.hpp"
 #include "model/cross_validation.hpp"
 #include "model/devmap_data.hpp"
 #include "model/devmap_deeptune.hpp"
@@ -27,6 +28,43 @@ std::vector<std::string> splitList(const std::string& list) {
   return items;
 }
 
+/// One line when a fold's model is done; a second, a warning, when its training collapsed.
+std::string foldReport(const model::FoldTraining& f, int folds) {
+  char line[300];
+  std::snprintf(line, sizeof line,
+                "%s fold %d/%d: test accuracy %.1f%% (%zu of %zu rows GPU); training accuracy "
+                "%.1f%%, best %.1f%% at epoch %d",
+                f.method.c_str(), f.fold + 1, folds, 100 * f.testAccuracy(), f.predictedGpu,
+                f.testRows, 100 * f.training.finalAccuracy, 100 * f.training.bestAccuracy,
+                f.training.bestEpoch);
+  std::string report = line;
+  if (f.training.collapsed()) {
+    std::snprintf(line, sizeof line,
+                  "\nwarning: %s fold %d collapsed: its training accuracy ended %.1f points "
+                  "below its best epoch",
+                  f.method.c_str(), f.fold + 1,
+                  100 * (f.training.bestAccuracy - f.training.finalAccuracy));
+    report += line;
+  }
+  return report;
+}
+
+/// The DeepTune settings line of the report.
+std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
+                             const model::DeepTuneRuns& runs, int requestedWorkers) {
+  std::string seeds;
+  for (uint64_t seed : runs.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(seed);
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "DeepTune: %d epochs, batches of %d (%s), last %d tokens%s; seeds %s (fold f adds "
+                "f); %d workers (%d asked)",
+                options.train.epochs, options.train.batchSize,
+                batchingName(options.train.batching).c_str(), options.maxLength,
+                options.paperPadding ? ", paper padding" : "", seeds.c_str(), runs.workers,
+                requestedWorkers);
+  return line;
+}
+
 }  // namespace
 
 int runEvaluate(const Args& args) {
@@ -34,6 +72,7 @@ int runEvaluate(const Args& args) {
   std::string task, dataPath, foldsPath, methodList, reportDir, platform, protocol;
   model::DeepTuneMethodOptions deeptune;
   int workers = 2;
+  int seeds = 1;
   std::string batching;
   // clang-format off
   options.add_options()
@@ -51,7 +90,10 @@ int runEvaluate(const Args& args) {
       ("batching", po::value(&batching)->default_value("rows"),
        "rows (shuffled rows, like the paper), random (shuffled whole sources) or length "
        "(whole sources of similar lengths, fastest)")
-      ("seed", po::value(&deeptune.train.seed)->default_value(204), "seed (fold f uses seed+f)")
+      ("seed", po::value(&deeptune.train.seed)->default_value(204),
+       "seed (fold f uses seed+f; run r of --seeds adds 1000r)")
+      ("seeds", po::value(&seeds)->default_value(1),
+       "DeepTune runs with different seeds; the report gives their mean and spread")
       ("max-length", po::value(&deeptune.maxLength)->default_value(1024), "keep the last N tokens")
       ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)")
       ("workers", po::value(&workers)->default_value(2), "folds trained at once");
@@ -66,8 +108,8 @@ int runEvaluate(const Args& args) {
     return kExitOk;
   }
   if (task != "devmap") throw UsageError("evaluate: unknown --task '" + task + "'");
-  if (workers < 1 || deeptune.train.epochs < 1) {
-    throw UsageError("evaluate: --workers and --epochs must be positive");
+  if (workers < 1 || deeptune.train.epochs < 1 || seeds < 1 || seeds > 100) {
+    throw UsageError("evaluate: --workers and --epochs must be positive, --seeds 1 to 100");
   }
   deeptune.paperPadding = vm.count("paper-padding") > 0;
   deeptune.train.batching = parseBatching(batching);
@@ -91,48 +133,67 @@ int runEvaluate(const Args& args) {
   const int folds = *std::max_element(foldOfRow.begin(), foldOfRow.end()) + 1;
 
   ProgressPrinter printer;
+  model::DevmapReportContext context;
+  context.protocol = protocolText;
+  context.command = commandLine("evaluate", args);
+  context.settings.push_back("machine: " + model::cpuDescription());
   std::vector<model::MethodPredictions> methods;
   for (const std::string& method : splitList(methodList)) {
-    model::DevmapPredictor predictor;
-    int methodWorkers = 1;
     if (method == "static") {
-      predictor = model::staticMappingPredictor(rows);
+      methods.push_back({method, model::crossValidate(rows.size(), foldOfRow,
+                                                      model::staticMappingPredictor(rows))});
     } else if (method == "grewe") {
-      predictor = model::greweTreePredictor(rows);
+      methods.push_back(
+          {method, model::crossValidate(rows.size(), foldOfRow, model::greweTreePredictor(rows))});
     } else if (method == "deeptune") {
-      const auto vocabulary = model::devmapVocabulary(rows, dataPath);
-      methodWorkers = workers;
-      if (workers > 1) model::setComputeThreads(1);  // a worker per core instead
+      std::string note;
+      const int usedWorkers = model::safeTrainingWorkers(workers, note);
+      if (!note.empty()) printer.update("warning: " + note, true);
       auto done = std::make_shared<std::atomic<int>>(0);
-      const int totalEpochs = folds * deeptune.train.epochs;
-      predictor = model::deeptunePredictor(
-          rows, vocabulary, deeptune,
-          [&printer, done, totalEpochs, folds](int fold, const model::EpochProgress& p) {
+      const int totalEpochs = folds * deeptune.train.epochs * seeds;
+      const auto runs = model::crossValidateDeepTune(
+          rows, foldOfRow, model::devmapVocabulary(rows, dataPath), deeptune, seeds, usedWorkers,
+          [&, done, totalEpochs](int run, int fold, const model::EpochProgress& p) {
             const int finished = ++*done;
             const double eta = printer.elapsed() / finished * (totalEpochs - finished);
             char line[200];
             std::snprintf(line, sizeof line,
-                          "deeptune fold %d/%d  epoch %d/%d  loss %.4f  accuracy %.3f  ETA %s",
-                          fold + 1, folds, p.epoch, p.epochs, p.loss, p.accuracy,
+                          "deeptune run %d/%d fold %d/%d  epoch %d/%d  loss %.4f  accuracy %.3f  "
+                          "ETA %s",
+                          run + 1, seeds, fold + 1, folds, p.epoch, p.epochs, p.loss, p.accuracy,
                           formatDuration(eta).c_str());
             printer.update(line);
-          });
+          },
+          [&](const model::FoldTraining& f) { printer.update(foldReport(f, folds), true); });
+      methods.insert(methods.end(), runs.runs.begin(), runs.runs.end());
+      context.folds = runs.folds;
+      context.settings.push_back("BLAS: " + model::loadedBlas().description);
+      context.settings.push_back(deeptuneSettings(deeptune, runs, workers));
     } else {
       throw UsageError("evaluate: unknown method '" + method + "' (static, grewe, deeptune)");
     }
-    methods.push_back(
-        {method, model::crossValidate(rows.size(), foldOfRow, predictor, methodWorkers)});
     printer.update(method + ": done after " + formatDuration(printer.elapsed()), true);
   }
   if (methods.empty()) throw UsageError("evaluate: --methods names no method");
-  model::writeDevmapReport(reportDir, platform, rows, foldOfRow, methods, protocolText);
+  context.settings.push_back("wall time: " + formatDuration(printer.elapsed()));
+  model::writeDevmapReport(reportDir, platform, rows, foldOfRow, methods, context);
 
   std::printf("%s, %s, %zu rows\n", platform.c_str(), protocolText.c_str(), rows.size());
-  std::printf("%-10s %9s %9s %9s %9s\n", "method", "accuracy", "speedup", "geomean", "%oracle");
-  for (const auto& scores : model::scoreMethods(rows, foldOfRow, methods)) {
-    std::printf("%-10s %8.1f%% %8.2fx %8.2fx %8.1f%%\n", scores.method.c_str(),
-                100 * scores.overall.accuracy, scores.overall.speedupMean,
-                scores.overall.speedupGeomean, scores.overall.oraclePercent);
+  std::printf("%-16s %9s %9s %9s %9s\n", "method", "accuracy", "speedup", "geomean", "%oracle");
+  const auto scores = model::scoreMethods(rows, foldOfRow, methods);
+  for (const auto& method : scores) {
+    std::printf("%-16s %8.1f%% %8.2fx %8.2fx %8.1f%%\n", method.method.c_str(),
+                100 * method.overall.accuracy, method.overall.speedupMean,
+                method.overall.speedupGeomean, method.overall.oraclePercent);
+  }
+  for (const auto& group : model::repeatedScores(methods, scores)) {
+    if (group.runs.size() < 2) continue;
+    std::printf(
+        "%s, mean of %zu runs: accuracy %.1f%% (sd %.1f, %.1f-%.1f), speedup %.2fx (sd "
+        "%.2f), %%oracle %.1f%% (sd %.1f)\n",
+        group.group.c_str(), group.runs.size(), 100 * group.accuracy.mean, 100 * group.accuracy.sd,
+        100 * group.accuracy.min, 100 * group.accuracy.max, group.speedupMean.mean,
+        group.speedupMean.sd, group.oraclePercent.mean, group.oraclePercent.sd);
   }
   std::printf("report: %s/summary.md (%s)\n", reportDir.c_str(),
               formatDuration(printer.elapsed()).c_str());

@@ -1,8 +1,8 @@
 // deeptune train: trains the DeepTune device-mapping model on a labelled CSV and saves it.
 #include <cstdio>
-#include <sstream>
 
 #include "data/datasets.hpp"
+#include "model/compute_environment.hpp"
 #include "model/devmap_data.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/progress.hpp"
@@ -15,6 +15,18 @@ model::TrainOptions::Batching parseBatching(const std::string& name) {
   if (name == "random") return model::TrainOptions::Batching::kRandom;
   if (name == "rows") return model::TrainOptions::Batching::kRows;
   throw UsageError("unknown --batching '" + name + "' (rows, random or length)");
+}
+
+std::string batchingName(model::TrainOptions::Batching batching) {
+  switch (batching) {
+    case model::TrainOptions::Batching::kSimilarLength:
+      return "length";
+    case model::TrainOptions::Batching::kRandom:
+      return "random";
+    case model::TrainOptions::Batching::kRows:
+      break;
+  }
+  return "rows";
 }
 
 int runTrain(const Args& args) {
@@ -58,24 +70,32 @@ int runTrain(const Args& args) {
       model::devmapModelInfo(vocabulary, maxLength, vm.count("paper-padding") > 0), train.seed);
   network.info().dataFingerprint = model::devmapFingerprint(rows);
   network.info().trainingRows = static_cast<int>(rows.size());
-  std::ostringstream command;
-  command << "deeptune train";
-  for (const auto& argument : args) command << " " << argument;
-  network.info().trainingCommand = command.str();
+  network.info().trainingCommand = commandLine("train", args);
 
+  model::setComputeThreads(1);  // as evaluate: the result does not depend on the core count
   ProgressPrinter printer;
-  network.train(model::devmapExamples(rows, vocabulary, maxLength), train,
-                [&](const model::EpochProgress& p) {
-                  char line[160];
-                  std::snprintf(line, sizeof line,
-                                "epoch %d/%d  loss %.4f  accuracy %.3f  %.1fs  ETA %s", p.epoch,
-                                p.epochs, p.loss, p.accuracy, p.seconds,
-                                formatDuration(p.seconds * (p.epochs - p.epoch)).c_str());
-                  printer.update(line, p.epoch == p.epochs);
-                });
+  const model::TrainingSummary summary = network.train(
+      model::devmapExamples(rows, vocabulary, maxLength), train,
+      [&](const model::EpochProgress& p) {
+        char line[160];
+        std::snprintf(line, sizeof line, "epoch %d/%d  loss %.4f  accuracy %.3f  %.1fs  ETA %s",
+                      p.epoch, p.epochs, p.loss, p.accuracy, p.seconds,
+                      formatDuration(p.seconds * (p.epochs - p.epoch)).c_str());
+        printer.update(line, p.epoch == p.epochs);
+      });
+  if (summary.collapsed()) {
+    char warning[200];
+    std::snprintf(warning, sizeof warning,
+                  "warning: training collapsed: accuracy ended %.1f points below its best epoch",
+                  100 * (summary.bestAccuracy - summary.finalAccuracy));
+    printer.update(warning, true);
+  }
   network.save(output);
-  std::printf("trained on %zu rows in %s; wrote %s\n", rows.size(),
-              formatDuration(printer.elapsed()).c_str(), output.c_str());
+  std::printf(
+      "trained on %zu rows in %s: training accuracy %.1f%% (best %.1f%% at epoch %d); "
+      "wrote %s\n",
+      rows.size(), formatDuration(printer.elapsed()).c_str(), 100 * summary.finalAccuracy,
+      100 * summary.bestAccuracy, summary.bestEpoch, output.c_str());
   return kExitOk;
 }
 

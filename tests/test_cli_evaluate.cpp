@@ -1,0 +1,122 @@
+// End-to-end tests of `deeptune evaluate`: parallel folds give the same models as one worker,
+// fold reports, several seeds.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "data/csv_reader.hpp"
+#include "data/datasets.hpp"
+#include "tests/cli_runner.hpp"
+#include "tests/scratch_dir.hpp"
+#include "tests/test_paths.hpp"
+
+using Catch::Matchers::Contains;
+using deeptune::test::readWholeFile;
+using deeptune::test::runCli;
+using deeptune::test::ScratchDir;
+
+namespace {
+
+/// The canonical NVIDIA folds folded into `k` (fold mod k): every row, fewer and larger folds.
+std::string foldsModulo(const ScratchDir& dir, int k) {
+  std::string csv = "index,benchmark,dataset,fold\n";
+  for (const auto& fold :
+       deeptune::data::readFoldsCsv(deeptune::test::paperDataDir() + "/folds-nvidia.csv")) {
+    csv += deeptune::data::csvRow(
+        {std::to_string(fold.index), fold.benchmark, fold.dataset, std::to_string(fold.fold % k)});
+  }
+  return dir.file("folds.csv", csv);
+}
+
+std::string evaluateCommand(const std::string& folds, const std::string& report,
+                            const std::string& options) {
+  return "evaluate --methods deeptune --data '" + deeptune::test::paperDataDir() +
+         "/cgo17-nvidia.csv' --folds '" + folds + "' --report '" + report + "' " + options;
+}
+
+}  // namespace
+
+TEST_CASE("cli evaluate: two workers train the same fold models as one", "[cli][evaluate]") {
+  // Before the fix, with Debian's single-threaded OpenBLAS, the two folds trained at once
+  // corrupted each other's matrix products: predictions differed between --workers 1 and 2 on
+  // this slice, and full-length runs collapsed (model/README.md). 3 folds of all 680 rows, the
+  // last 64 tokens, 20 epochs: ~20 s per run here.
+  ScratchDir dir("deeptune-cli-evaluate");
+  const std::string folds = foldsModulo(dir, 3);
+  const std::string options = "--epochs 20 --max-length 64 --workers ";
+  std::string predictions[2];
+  for (int workers : {1, 2}) {
+    const std::string report = (dir.path / ("w" + std::to_string(workers))).string();
+    const auto result = runCli(evaluateCommand(folds, report, options + std::to_string(workers)));
+    INFO(result.err);
+    REQUIRE(result.exitCode == 0);
+    // Each fold reports its test accuracy when it ends; nothing collapsed.
+    CHECK_THAT(result.err, Contains("deeptune fold 1/3: test accuracy") &&
+                               Contains("deeptune fold 3/3: test accuracy"));
+    CHECK_THAT(result.err, !Contains("collapsed") && !Contains("warning"));
+    const std::string summary = readWholeFile(report + "/summary.md");
+    // Really two workers: a BLAS unsafe for concurrent calls would have made it one.
+    CHECK_THAT(summary, Contains(std::to_string(workers) + " workers (" + std::to_string(workers) +
+                                 " asked)"));
+    CHECK_THAT(summary, Contains("machine: ") && Contains("Command: `deeptune evaluate"));
+    predictions[workers - 1] = readWholeFile(report + "/predictions.csv");
+    const auto training = deeptune::data::readCsv(report + "/training.csv");
+    REQUIRE(training.rows.size() == 3);
+    for (size_t fold = 0; fold < 3; ++fold) {
+      const auto field = [&](const char* name) {
+        return training.doubleAt(fold, training.column(name));
+      };
+      INFO("fold " << fold);
+      const double gpu = field("predicted_gpu");
+      CHECK(gpu > 0);  // no fold predicts one device for every test row
+      CHECK(gpu < field("test_rows"));
+      CHECK(field("collapsed") == 0);
+      CHECK(field("best_train_accuracy") - field("final_train_accuracy") <= 10.0);
+      CHECK(field("test_accuracy") > 60.0);
+    }
+  }
+  REQUIRE(!predictions[0].empty());
+  CHECK(predictions[0] == predictions[1]);
+}
+
+TEST_CASE("cli evaluate: --seeds N runs the seeds of N single evaluations", "[cli][evaluate]") {
+  ScratchDir dir("deeptune-cli-evaluate-seeds");
+  const std::string folds = foldsModulo(dir, 2);
+  const std::string quick = "--epochs 2 --max-length 16 ";
+  const std::string both = (dir.path / "both").string();
+  const std::string second = (dir.path / "second").string();
+  auto result = runCli(evaluateCommand(folds, both, quick + "--seeds 2 --seed 7"));
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  CHECK_THAT(result.out, Contains("deeptune, mean of 2 runs: accuracy"));
+  result = runCli(evaluateCommand(folds, second, quick + "--seed 1007"));
+  REQUIRE(result.exitCode == 0);
+
+  const auto runs = deeptune::data::readCsv(both + "/runs.csv");
+  REQUIRE(runs.rows.size() == 1);
+  CHECK(runs.rows[0].at(runs.column("method")) == "deeptune");
+  CHECK(runs.rows[0].at(runs.column("runs")) == "2");
+  CHECK_THAT(readWholeFile(both + "/summary.md"), Contains("## Mean over runs"));
+  // Run 2 of --seeds 2 --seed 7 is the evaluation with --seed 1007.
+  const auto many = deeptune::data::readCsv(both + "/predictions.csv");
+  const auto one = deeptune::data::readCsv(second + "/predictions.csv");
+  const auto column = many.findColumn("deeptune-s1007");
+  REQUIRE(column);
+  REQUIRE(many.findColumn("deeptune-s7"));
+  REQUIRE(many.rows.size() == one.rows.size());
+  for (size_t row = 0; row < one.rows.size(); ++row) {
+    REQUIRE(many.rows[row].at(*column) == one.rows[row].at(one.column("deeptune")));
+  }
+  const auto training = deeptune::data::readCsv(both + "/training.csv");
+  CHECK(training.rows.size() == 4);  // 2 runs x 2 folds
+}
+
+TEST_CASE("cli evaluate: bad --seeds and --workers exit 2", "[cli][evaluate]") {
+  ScratchDir dir("deeptune-cli-evaluate-bad");
+  const std::string folds = foldsModulo(dir, 2);
+  for (const char* bad : {"--seeds 0", "--seeds 101", "--workers 0", "--seeds x"}) {
+    const auto result = runCli(evaluateCommand(folds, (dir.path / "r").string(), bad));
+    INFO(bad << " -> " << result.err);
+    CHECK(result.exitCode == 2);
+  }
+}
