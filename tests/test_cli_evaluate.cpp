@@ -111,12 +111,14 @@ TEST_CASE("cli evaluate: --seeds N runs the seeds of N single evaluations", "[cl
   CHECK(training.rows.size() == 4);  // 2 runs x 2 folds
 }
 
-TEST_CASE("cli evaluate: bad --seeds and --workers exit 2", "[cli][evaluate]") {
+TEST_CASE("cli evaluate: bad options exit 2 before any training", "[cli][evaluate]") {
   ScratchDir dir("deeptune-cli-evaluate-bad");
   const std::string folds = foldsModulo(dir, 2);
-  for (const char* bad : {"--seeds 0", "--seeds 101", "--workers 0", "--seeds x"}) {
+  for (const char* bad : {"--seeds 0", "--seeds 101", "--workers 0", "--seeds x",
+                          "--methods deeptune,bogus", "--methods ,"}) {
     const auto result = runCli(evaluateCommand(folds, (dir.path / "r").string(), bad));
     INFO(bad << " -> " << result.err);
     CHECK(result.exitCode == 2);
+    CHECK(deeptune::test::lineCount(result.err) == 1);  // refused before training started
   }
 }

@@ -129,6 +129,13 @@ int runEvaluate(const Args& args) {
   } else {
     throw UsageError("evaluate: unknown --protocol '" + protocol + "'");
   }
+  const std::vector<std::string> methodNames = splitList(methodList);
+  if (methodNames.empty()) throw UsageError("evaluate: --methods names no method");
+  for (const std::string& method : methodNames) {  // before any long work
+    if (method != "static" && method != "grewe" && method != "deeptune") {
+      throw UsageError("evaluate: unknown method '" + method + "' (static, grewe, deeptune)");
+    }
+  }
   if (platform.empty()) platform = dataPath.substr(dataPath.find_last_of('/') + 1);
   const int folds = *std::max_element(foldOfRow.begin(), foldOfRow.end()) + 1;
 
@@ -138,7 +145,7 @@ int runEvaluate(const Args& args) {
   context.command = commandLine("evaluate", args);
   context.settings.push_back("machine: " + model::cpuDescription());
   std::vector<model::MethodPredictions> methods;
-  for (const std::string& method : splitList(methodList)) {
+  for (const std::string& method : methodNames) {
     if (method == "static") {
       methods.push_back({method, model::crossValidate(rows.size(), foldOfRow,
                                                       model::staticMappingPredictor(rows))});
@@ -169,12 +176,9 @@ int runEvaluate(const Args& args) {
       context.folds = runs.folds;
       context.settings.push_back("BLAS: " + model::loadedBlas().description);
       context.settings.push_back(deeptuneSettings(deeptune, runs, workers));
-    } else {
-      throw UsageError("evaluate: unknown method '" + method + "' (static, grewe, deeptune)");
     }
     printer.update(method + ": done after " + formatDuration(printer.elapsed()), true);
   }
-  if (methods.empty()) throw UsageError("evaluate: --methods names no method");
   context.settings.push_back("wall time: " + formatDuration(printer.elapsed()));
   model::writeDevmapReport(reportDir, platform, rows, foldOfRow, methods, context);
 
