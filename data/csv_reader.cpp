@@ -9,6 +9,7 @@
 #include <memory>
 #include <system_error>
 
+#include "data/file_io.hpp"
 #include "data/text_check.hpp"
 
 namespace deeptune::data {
@@ -234,21 +235,9 @@ CsvTable parseCsv(std::string_view text, const std::string& sourceName) {
   return table;
 }
 
-std::string readFileBytes(const std::string& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                       &std::fclose);
-  if (!file) throw DataError(path, 1, 1, std::string("cannot open file: ") + std::strerror(errno));
-  std::string bytes;
-  char buffer[1 << 16];
-  size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) bytes.append(buffer, got);
-  if (std::ferror(file.get())) {
-    throw DataError(path, 1, 1, std::string("cannot read file: ") + std::strerror(errno));
-  }
-  return bytes;
+CsvTable readCsv(const std::string& path) {
+  return parseCsv(readFileBytes(path, kMaxCsvBytes), path);
 }
-
-CsvTable readCsv(const std::string& path) { return parseCsv(readFileBytes(path), path); }
 
 std::string csvField(std::string_view value) {
   if (value.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(value);

@@ -46,11 +46,9 @@ struct CsvTable {
 /// closing quote, and a row whose field count differs from the header's.
 CsvTable parseCsv(std::string_view text, const std::string& sourceName);
 
-/// Reads and parses the file at path (errors name path); throws DataError if it cannot be read.
+/// Reads (readFileBytes, at most kMaxCsvBytes) and parses the file at path (errors name path);
+/// throws DataError if it cannot be read.
 CsvTable readCsv(const std::string& path);
-
-/// The whole file at path as bytes; throws DataError (path:1:1) if it cannot be read.
-std::string readFileBytes(const std::string& path);
 
 /// One CSV field: quoted (quotes doubled) iff it holds a comma, quote, CR or LF.
 std::string csvField(std::string_view value);

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "data/csv_reader.hpp"
+#include "data/file_io.hpp"
 #include "model/model_error.hpp"
 
 namespace deeptune::model {
@@ -65,22 +66,10 @@ std::string mdCell(const std::string& text) {
 }
 
 void writeFileAtomically(const std::filesystem::path& path, const std::string& content) {
-  const std::string target = path.string();
-  const std::string temporary = target + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw ModelError(target + ": cannot write: " + std::strerror(errno));
-    out << content;
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw ModelError(target + ": write failed");
-    }
-  }
-  if (std::rename(temporary.c_str(), target.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    std::remove(temporary.c_str());
-    throw ModelError(target + ": cannot replace file: " + reason);
+  try {
+    data::writeFileAtomically(path.string(), content);
+  } catch (const data::OutputError& e) {
+    throw ModelError(e.what());
   }
 }
 

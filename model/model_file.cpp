@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "data/data_error.hpp"
+#include "data/file_io.hpp"
 #include "model/internal/model_state.hpp"
 #include "model/model_error.hpp"
 
@@ -74,28 +76,20 @@ void DeepTuneModel::save(const std::string& path) const {
         {"command", info.trainingCommand}}},
       {"weights", {{"bytes", weightBytes.size()}, {"fnv1a64", hex(fnv1a(weightBytes))}}},
   };
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << kMagic << header.dump() << "\n" << weightBytes;
-    out.close();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw ModelError(path + ": cannot write model file");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw ModelError(path + ": cannot write model file");
+  try {
+    data::writeFileAtomically(path, kMagic + header.dump() + "\n" + weightBytes);
+  } catch (const data::OutputError& e) {
+    throw ModelError(std::string("cannot write model file: ") + e.what());
   }
 }
 
 DeepTuneModel DeepTuneModel::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ModelError(path + ": cannot open model file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string bytes = buffer.str();
+  std::string bytes;
+  try {
+    bytes = data::readFileBytes(path, data::kMaxModelFileBytes);
+  } catch (const data::DataError& e) {
+    throw ModelError(e.what());
+  }
   const std::string magic = kMagic;
   if (bytes.compare(0, magic.size(), magic) != 0) {
     throw ModelError(path + ": not a deeptune model file (no DEEPTUNE-MODEL header)");

@@ -84,7 +84,7 @@ TEST_CASE("cli rewrite: bad input exits 2 with one line naming the file", "[cli]
   }
   const auto missing = runCli("rewrite '" + (dir.path / "absent.cl").string() + "'");
   CHECK(missing.exitCode == 2);
-  CHECK_THAT(missing.err, Contains("absent.cl: cannot open file"));
+  CHECK_THAT(missing.err, Contains("absent.cl:1:1: cannot open file"));
   const auto usage = runCli("rewrite");
   CHECK(usage.exitCode == 2);
   CHECK(lineCount(usage.err) == 1);

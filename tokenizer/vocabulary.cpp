@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include <unistd.h>
+#include "data/data_error.hpp"
+#include "data/file_io.hpp"
 #include "data/text_check.hpp"
 #include "tokenizer/vocab_error.hpp"
 
@@ -105,18 +107,11 @@ Vocabulary Vocabulary::derive(std::string_view corpus, const std::string& name) 
 }
 
 Vocabulary Vocabulary::load(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw VocabError(path + ": is a directory, expected a vocabulary file");
+  try {
+    return fromJson(data::readFileBytes(path, data::kMaxVocabularyBytes), path);
+  } catch (const data::DataError& e) {
+    throw VocabError(e.what());
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw VocabError(path + ": cannot read vocabulary file: " + std::strerror(errno));
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw VocabError(path + ": cannot read vocabulary file");
-  return fromJson(buffer.str(), path);
 }
 
 Vocabulary Vocabulary::fromJson(std::string_view json, const std::string& name) {
@@ -156,21 +151,10 @@ std::string Vocabulary::toJson() const {
 }
 
 void Vocabulary::save(const std::string& path) const {
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw VocabError(path + ": cannot write vocabulary file: " + std::strerror(errno));
-    out << toJson();
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw VocabError(path + ": cannot write vocabulary file");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    std::remove(temporary.c_str());
-    throw VocabError(path + ": cannot replace vocabulary file: " + reason);
+  try {
+    data::writeFileAtomically(path, toJson());
+  } catch (const data::OutputError& e) {
+    throw VocabError(std::string("cannot write vocabulary file: ") + e.what());
   }
 }
 

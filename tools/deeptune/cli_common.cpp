@@ -1,15 +1,9 @@
 // Shared helpers of the deeptune CLI: option parsing, file input and atomic output.
 #include "tools/deeptune/cli_common.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
+
+#include "data/file_io.hpp"
 
 namespace deeptune::cli {
 
@@ -32,45 +26,15 @@ std::string commandLine(const std::string& command, const Args& args) {
 }
 
 std::string readFile(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw UsageError(path + ": is a directory, expected a file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw UsageError(path + ": cannot open file: " + std::strerror(errno));
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    throw UsageError(path + ": read failed");
-  }
-  return buffer.str();
+  return data::readFileBytes(path, data::kMaxSourceBytes);
 }
 
 void writeOutput(const std::string& path, const std::string& content) {
   if (path.empty() || path == "-") {
-    std::cout << content << std::flush;
+    std::cout << content << std::flush;  // write errors are caught at exit (main.cpp)
     return;
   }
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      throw UsageError(path + ": cannot write: " + std::strerror(errno));
-    }
-    out << content;
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw std::runtime_error(path + ": write failed");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    std::remove(temporary.c_str());
-    throw std::runtime_error(path + ": cannot replace file: " + reason);
-  }
+  data::writeFileAtomically(path, content);
 }
 
 }  // namespace deeptune::cli

@@ -30,11 +30,12 @@ bool parseOptions(const Args& args, const std::string& usage, po::options_descri
 /// "deeptune COMMAND ARGS..." as typed (for provenance in model files and reports).
 std::string commandLine(const std::string& command, const Args& args);
 
-/// Reads a whole file as bytes; throws UsageError naming the file if it cannot be read.
+/// Reads a whole regular file of at most data::kMaxSourceBytes; throws data::DataError naming the
+/// file if it cannot be read.
 std::string readFile(const std::string& path);
 
-/// Writes `content` to `path` via a temporary file and a rename, so a reader never sees a
-/// half-written file; "-" or "" writes to stdout. Throws std::runtime_error on I/O failure.
+/// Writes `content` to `path` with data::writeFileAtomically (never replaces a device, FIFO or
+/// link); "-" or "" writes to stdout. Throws data::OutputError on I/O failure.
 void writeOutput(const std::string& path, const std::string& content);
 
 }  // namespace deeptune::cli

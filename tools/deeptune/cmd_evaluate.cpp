@@ -1,6 +1,7 @@
 // deeptune evaluate: cross-validates static, Grewe et al. and DeepTune on identical folds.
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 #include "data/datasets.hpp"
@@ -134,6 +135,14 @@ int runEvaluate(const Args& args) {
   for (const std::string& method : methodNames) {  // before any long work
     if (method != "static" && method != "grewe" && method != "deeptune") {
       throw UsageError("evaluate: unknown method '" + method + "' (static, grewe, deeptune)");
+    }
+  }
+  {  // the report folder must be possible before hours of training
+    std::error_code ec;
+    std::filesystem::create_directories(reportDir, ec);
+    if (ec || !std::filesystem::is_directory(reportDir)) {
+      throw UsageError(reportDir + ": cannot create the report folder" +
+                       (ec ? ": " + ec.message() : std::string(": a file is in the way")));
     }
   }
   if (platform.empty()) platform = dataPath.substr(dataPath.find_last_of('/') + 1);

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "data/datasets.hpp"
+#include "data/file_io.hpp"
 #include "model/compute_environment.hpp"
 #include "model/devmap_data.hpp"
 #include "tools/deeptune/commands.hpp"
@@ -62,6 +63,7 @@ int runTrain(const Args& args) {
     throw UsageError("train: --epochs, --batch-size and --max-length must be positive");
   }
   train.batching = parseBatching(batching);
+  data::checkOutputPath(output);  // before the training, not after it
   const auto rows = data::readDevmapCsv(dataPath);
   const tokenizer::Vocabulary vocabulary = vocabPath.empty()
                                                ? model::devmapVocabulary(rows, dataPath)

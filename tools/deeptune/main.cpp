@@ -1,4 +1,6 @@
 // deeptune CLI entry point: dispatches subcommands and turns library errors into exit codes.
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
 
@@ -44,10 +46,13 @@ int dispatch(const std::string& command, const Args& args) {
       {"__predict-server", deeptune::cli::runPredictServer},
 #endif
 #ifndef DEEPTUNE_LEAN
-      {"tokenize", deeptune::cli::runTokenize}, {"vocab", deeptune::cli::runVocab},
-      {"train", deeptune::cli::runTrain},       {"evaluate", deeptune::cli::runEvaluate},
+      {"tokenize", deeptune::cli::runTokenize},
+      {"vocab", deeptune::cli::runVocab},
+      {"train", deeptune::cli::runTrain},
+      {"evaluate", deeptune::cli::runEvaluate},
 #endif
-      {"devices", deeptune::cli::runDevices},   {"measure", deeptune::cli::runMeasure},
+      {"devices", deeptune::cli::runDevices},
+      {"measure", deeptune::cli::runMeasure},
       {"__measure-worker", deeptune::cli::runMeasureWorker},
   };
   auto found = commands.find(command);
@@ -77,7 +82,15 @@ int main(int argc, char** argv) {
   }
   const Args args(argv + 2, argv + argc);
   try {
-    return dispatch(command, args);
+    const int code = dispatch(command, args);
+    // Output a command printed but the system could not take (a full disk behind `>`, a closed
+    // pipe) is a failure, not a success.
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      return fail(cli::kExitFailure,
+                  "standard output: write failed: " + std::string(std::strerror(errno)));
+    }
+    return code;
   } catch (const cli::UsageError& e) {
     return fail(cli::kExitBadInput, e.what());
   } catch (const cli::po::error& e) {

@@ -1,0 +1,192 @@
+// Safe file input and output: bounded reads of regular files, atomic writes by exclusive
+// temporary files, streams for devices and FIFOs, refusal of what must not be replaced.
+#include "data/file_io.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+#include "data/data_error.hpp"
+
+namespace deeptune::data {
+namespace {
+
+/// Closes a file descriptor at the end of a scope (errors of a read-only close do not matter).
+struct FileDescriptor {
+  int fd = -1;
+  ~FileDescriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::string reason(int error) { return std::strerror(error); }
+
+/// What a non-regular file is, for messages.
+const char* kindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+/// The folder part of `path` ("." for a bare name).
+std::string folderOf(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+/// Writes all of `content` to `fd`; returns 0 or the errno of the failed write.
+int writeAll(int fd, std::string_view content) {
+  while (!content.empty()) {
+    const ssize_t wrote = ::write(fd, content.data(), content.size());
+    if (wrote < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    content.remove_prefix(static_cast<size_t>(wrote));
+  }
+  return 0;
+}
+
+/// `path` with symbolic links followed: the path to write. Throws OutputError for a dangling
+/// link or a loop.
+std::string resolveLinks(const std::string& path) {
+  char resolved[PATH_MAX];
+  if (::realpath(path.c_str(), resolved) == nullptr) {
+    throw OutputError(path + ": a symbolic link whose target cannot be resolved (" + reason(errno) +
+                      "); not replacing the link");
+  }
+  return resolved;
+}
+
+void writeStream(const std::string& path, const std::string& target, std::string_view content) {
+  FileDescriptor out{::open(target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC)};
+  if (out.fd < 0) throw OutputError(path + ": cannot open for writing: " + reason(errno));
+  if (const int error = writeAll(out.fd, content)) {
+    throw OutputError(path + ": write failed: " + reason(error));
+  }
+  const int fd = out.fd;
+  out.fd = -1;
+  if (::close(fd) != 0) throw OutputError(path + ": write failed: " + reason(errno));
+}
+
+void replaceRegular(const std::string& path, const std::string& target, const struct stat* old,
+                    std::string_view content) {
+  const std::string folder = folderOf(target);
+  const std::string stem = target.substr(target.find_last_of('/') + 1);
+  std::random_device entropy;
+  std::string temporary;
+  FileDescriptor out;
+  for (int attempt = 0; attempt < 100 && out.fd < 0; ++attempt) {
+    char suffix[24];
+    std::snprintf(suffix, sizeof suffix, ".%08x%08x.tmp", entropy(), entropy());
+    temporary = folder + "/." + stem + suffix;
+    out.fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (out.fd < 0 && errno != EEXIST) {
+      throw OutputError(path + ": cannot create a file in " + folder + ": " + reason(errno));
+    }
+  }
+  if (out.fd < 0) throw OutputError(path + ": no free temporary name in " + folder);
+  auto fail = [&](const std::string& what, int error) {
+    ::unlink(temporary.c_str());
+    throw OutputError(path + ": " + what + ": " + reason(error));
+  };
+  if (old != nullptr && ::fchmod(out.fd, old->st_mode & 07777) != 0) fail("chmod failed", errno);
+  if (const int error = writeAll(out.fd, content)) fail("write failed", error);
+  const int fd = out.fd;
+  out.fd = -1;
+  if (::close(fd) != 0) fail("write failed", errno);
+  if (::rename(temporary.c_str(), target.c_str()) != 0) fail("cannot replace file", errno);
+}
+
+}  // namespace
+
+std::string readFileBytes(const std::string& path, size_t limit) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+  FileDescriptor in{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)};
+  if (in.fd < 0) throw DataError(path, 1, 1, "cannot open file: " + reason(errno));
+  struct stat info {};
+  if (::fstat(in.fd, &info) != 0) throw DataError(path, 1, 1, "cannot stat: " + reason(errno));
+  if (!S_ISREG(info.st_mode)) {
+    throw DataError(path, 1, 1, std::string("is ") + kindOf(info.st_mode) + ", expected a file");
+  }
+  const auto tooLarge = [&] {
+    return DataError(path, 1, 1,
+                     "file too large: over the limit of " + std::to_string(limit) + " bytes");
+  };
+  if (static_cast<unsigned long long>(info.st_size) > limit) throw tooLarge();
+  std::string bytes;
+  bytes.reserve(static_cast<size_t>(info.st_size));
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(in.fd, buffer, sizeof buffer);
+    if (got < 0) {
+      if (errno == EINTR || errno == EAGAIN) continue;
+      throw DataError(path, 1, 1, "cannot read file: " + reason(errno));
+    }
+    if (got == 0) break;
+    if (bytes.size() + static_cast<size_t>(got) > limit) throw tooLarge();
+    bytes.append(buffer, static_cast<size_t>(got));
+  }
+  return bytes;
+}
+
+void checkOutputPath(const std::string& path) {
+  if (path.empty()) throw DataError("(output)", 1, 1, "empty output path");
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0) {
+    if (S_ISDIR(info.st_mode) || S_ISBLK(info.st_mode) || S_ISSOCK(info.st_mode)) {
+      throw DataError(path, 1, 1, std::string("is ") + kindOf(info.st_mode) + ", cannot write it");
+    }
+    return;
+  }
+  const std::string folder = folderOf(path);
+  if (::stat(folder.c_str(), &info) != 0) {
+    throw DataError(path, 1, 1, "cannot write: folder " + folder + ": " + reason(errno));
+  }
+  if (!S_ISDIR(info.st_mode))
+    throw DataError(path, 1, 1, "cannot write: " + folder + " is not a folder");
+}
+
+void writeFileAtomically(const std::string& path, std::string_view content) {
+  if (path.empty()) throw OutputError("(output): empty output path");
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) != 0) {
+    if (errno != ENOENT) throw OutputError(path + ": cannot write: " + reason(errno));
+    replaceRegular(path, path, nullptr, content);  // a new file
+    return;
+  }
+  std::string target = path;
+  if (S_ISLNK(info.st_mode)) {
+    target = resolveLinks(path);
+    if (::lstat(target.c_str(), &info) != 0) {
+      throw OutputError(path + ": cannot stat its target " + target + ": " + reason(errno));
+    }
+  }
+  if (S_ISREG(info.st_mode)) {
+    replaceRegular(path, target, &info, content);
+  } else if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) {
+    writeStream(path, target, content);
+  } else {
+    throw OutputError(path + ": is " + kindOf(info.st_mode) + ", not replacing it");
+  }
+}
+
+void writeStandardOutput(std::string_view content) {
+  const size_t wrote = std::fwrite(content.data(), 1, content.size(), stdout);
+  if (wrote != content.size() || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    throw OutputError(std::string("standard output: write failed: ") + reason(errno));
+  }
+}
+
+}  // namespace deeptune::data

@@ -1,0 +1,52 @@
+// Safe file input and output for every module: bounded reads of regular files only, and atomic
+// writes that never replace what the program did not create.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace deeptune::data {
+
+/// Size limits of the files the project reads (bytes), checked before reading.
+constexpr size_t kMaxCsvBytes = size_t{256} << 20;       ///< labelled data, folds
+constexpr size_t kMaxModelFileBytes = size_t{64} << 20;  ///< model files (~0.3 MB today)
+constexpr size_t kMaxVocabularyBytes = size_t{1} << 20;  ///< vocabulary JSON
+constexpr size_t kMaxSourceBytes = size_t{4} << 20;      ///< kernel sources (the rewriter's)
+
+/// An output that could not be written: one line "PATH: reason".
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The whole regular file at `path` if it holds at most `limit` bytes. Throws DataError
+/// (PATH:1:1) for a missing or unreadable file, a directory, a FIFO, device or socket (never
+/// opened for reading, so a FIFO cannot block), and a file over the limit (checked before
+/// reading and again while reading, for a file that grows).
+std::string readFileBytes(const std::string& path, size_t limit);
+
+/// Throws DataError (PATH:1:1) when `path` cannot be an output of writeFileAtomically: its folder
+/// is missing or not a folder, or it names a folder, a block device or a socket. For checking
+/// an output before long work starts.
+void checkOutputPath(const std::string& path);
+
+/// Writes `content` to `path` so that no reader ever sees half of it:
+/// - a regular file (or a new name) is replaced atomically: the text goes to a new file with an
+///   unpredictable name, created exclusively in the same folder, then renamed over `path`
+///   (a replaced file keeps its permission bits; a new one gets 0666 less the umask);
+/// - a symbolic link is followed to its target, which is then written by these rules (a dangling
+///   link is refused); the link itself is never replaced;
+/// - a character device or a FIFO (`/dev/null`, `/dev/stdout`, a pipe) is written as a stream,
+///   as a shell redirection would;
+/// - a folder, block device or socket is refused.
+/// Every write and the close are checked. Throws OutputError naming `path`; on failure the
+/// temporary file is removed and `path` is unchanged.
+void writeFileAtomically(const std::string& path, std::string_view content);
+
+/// Writes `content` to standard output and flushes it; throws OutputError("standard output: ...")
+/// when that fails (e.g. a full disk behind a redirection).
+void writeStandardOutput(std::string_view content);
+
+}  // namespace deeptune::data

@@ -1,0 +1,97 @@
+// End-to-end file safety of the CLI: outputs never replace links, devices or FIFOs; standard
+// output errors fail the command; unbounded inputs are refused; bad outputs fail before work.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+
+#include "tests/cli_runner.hpp"
+#include "tests/scratch_dir.hpp"
+#include "tests/test_paths.hpp"
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+using deeptune::test::lineCount;
+using deeptune::test::readWholeFile;
+using deeptune::test::runCli;
+using deeptune::test::ScratchDir;
+
+namespace {
+
+const std::string kKernel = "__kernel void A(__global float* a) {\n  a[0] = 1.0f;\n}\n";
+
+}  // namespace
+
+TEST_CASE("cli files: -o follows a link and streams to a device", "[cli][files]") {
+  ScratchDir dir("deeptune-cli-files-out");
+  const std::string kernel = dir.file("k.cl", kKernel);
+  const std::string target = dir.file("target.cl", "old");
+  const std::string link = (dir.path / "link.cl").string();
+  fs::create_symlink(target, link);
+  auto result = runCli("rewrite '" + kernel + "' -o '" + link + "'");
+  REQUIRE(result.exitCode == 0);
+  CHECK(fs::is_symlink(link));
+  CHECK_THAT(readWholeFile(target), Contains("__kernel void A"));
+
+  result = runCli("rewrite '" + kernel + "' -o /dev/null");
+  CHECK(result.exitCode == 0);
+  CHECK(fs::is_character_file("/dev/null"));
+  for (const auto& entry : fs::directory_iterator("/dev")) {
+    INFO(entry.path());
+    CHECK(entry.path().filename().string().rfind(".null.", 0) != 0);  // no temporary left in /dev
+  }
+}
+
+TEST_CASE("cli files: a failed write of standard output fails the command", "[cli][files]") {
+  ScratchDir dir("deeptune-cli-files-full");
+  const std::string kernel = dir.file("k.cl", kKernel);
+  const std::string err = (dir.path / "err").string();
+  const int status = std::system(("'" + deeptune::test::cliPath() + "' rewrite '" + kernel +
+                                  "' >/dev/full 2>'" + err + "'")
+                                     .c_str());
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  CHECK_THAT(readWholeFile(err), Contains("standard output: write failed"));
+  CHECK(lineCount(readWholeFile(err)) == 1);
+}
+
+TEST_CASE("cli files: devices and FIFOs as inputs are refused at once", "[cli][files]") {
+  ScratchDir dir("deeptune-cli-files-in");
+  const std::string vocab = deeptune::test::paperDataDir() + "/vocab-128.json";
+  const std::string kernel = dir.file("k.cl", kKernel);
+  const std::string fifo = (dir.path / "fifo").string();
+  REQUIRE(system(("mkfifo '" + fifo + "'").c_str()) == 0);
+  const std::string cases[] = {
+      "rewrite /dev/zero",
+      "rewrite '" + fifo + "'",
+      "tokenize /dev/urandom --vocab '" + vocab + "'",
+      "tokenize '" + kernel + "' --vocab /dev/zero",
+      "predict '" + kernel + "' --dsize 1024 --wgsize 64 --model /dev/zero",
+  };
+  for (const std::string& arguments : cases) {
+    const auto started = std::chrono::steady_clock::now();
+    const auto result = runCli(arguments);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    INFO(arguments << " -> " << result.err);
+    CHECK(result.exitCode == 2);
+    CHECK(lineCount(result.err) == 1);
+    CHECK_THAT(result.err, Contains("is a character device") || Contains("is a FIFO"));
+    CHECK(seconds < 10);
+  }
+}
+
+TEST_CASE("cli files: outputs that cannot be written fail before training", "[cli][files]") {
+  ScratchDir dir("deeptune-cli-files-late");
+  const std::string data = deeptune::test::paperDataDir() + "/cgo17-amd.csv";
+  const std::string blocker = dir.file("blocker", "x");
+  auto result = runCli("train --data '" + data + "' -o '" + dir.path.string() + "/missing/m.model'");
+  INFO(result.err);
+  CHECK(result.exitCode == 2);
+  CHECK_THAT(result.err, Contains("missing/m.model:1:1: cannot write"));
+  CHECK(lineCount(result.err) == 1);  // no epoch was printed
+  result = runCli("evaluate --data '" + data + "' --protocol kernel --report '" + blocker + "'");
+  CHECK(result.exitCode == 2);
+  CHECK_THAT(result.err, Contains("cannot create the report folder"));
+  CHECK(lineCount(result.err) == 1);
+}
