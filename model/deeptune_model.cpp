@@ -129,12 +129,45 @@ std::vector<BatchPlan> planRowBatches(const GroupedExamples& grouped, size_t bat
   return batches;
 }
 
-/// One epoch's batches. kRows: planRowBatches. Otherwise whole sources, in random order or of
-/// similar length (sorted by length plus a random jitter, so batches differ between epochs),
-/// until a batch holds `batchSize` rows; batches in random order.
+size_t rowsOf(const BatchPlan& plan) {
+  size_t rows = 0;
+  for (const auto& entry : plan) rows += entry.second.size();
+  return rows;
+}
+
+/// Training-mode BatchNorm needs two rows per batch: a batch of one row joins the batch before it
+/// (or after it, when it is the first), its rows under their source's entry.
+void mergeSingleRowBatches(std::vector<BatchPlan>& batches) {
+  for (size_t b = 0; b < batches.size() && batches.size() > 1;) {
+    if (rowsOf(batches[b]) >= 2) {
+      ++b;
+      continue;
+    }
+    BatchPlan& into = batches[b == 0 ? 1 : b - 1];
+    for (auto& [source, rows] : batches[b]) {
+      auto found = std::find_if(into.begin(), into.end(),
+                                [&](const auto& entry) { return entry.first == source; });
+      if (found == into.end()) {
+        into.emplace_back(source, rows);
+      } else {
+        found->second.insert(found->second.end(), rows.begin(), rows.end());
+      }
+    }
+    batches.erase(batches.begin() + static_cast<std::ptrdiff_t>(b));
+  }
+}
+
+/// One epoch's batches (none of one row, see mergeSingleRowBatches). kRows: planRowBatches.
+/// Otherwise whole sources, in random order or of similar length (sorted by length plus a random
+/// jitter, so batches differ between epochs), until a batch holds `batchSize` rows; batches in
+/// random order.
 std::vector<BatchPlan> planBatches(const GroupedExamples& grouped, size_t batchSize,
                                    TrainOptions::Batching batching, std::mt19937_64& random) {
-  if (batching == TrainOptions::Batching::kRows) return planRowBatches(grouped, batchSize, random);
+  if (batching == TrainOptions::Batching::kRows) {
+    std::vector<BatchPlan> batches = planRowBatches(grouped, batchSize, random);
+    mergeSingleRowBatches(batches);
+    return batches;
+  }
   // Random batching: a jitter so large that the order is a random permutation.
   const double kJitter = batching == TrainOptions::Batching::kRandom ? 1e12 : 128.0;  // tokens
   std::uniform_real_distribution<double> jitter(0.0, kJitter);
@@ -157,6 +190,7 @@ std::vector<BatchPlan> planBatches(const GroupedExamples& grouped, size_t batchS
   std::vector<BatchPlan> plans;
   for (const std::vector<size_t>& sourceIds : batches)
     plans.push_back(wholeSources(grouped, sourceIds));
+  mergeSingleRowBatches(plans);
   return plans;
 }
 
@@ -231,7 +265,10 @@ int64_t DeepTuneModel::bufferValues() const {
 TrainingSummary DeepTuneModel::train(const std::vector<Example>& examples,
                                      const TrainOptions& options,
                                      const ProgressCallback& progress) {
-  if (examples.empty()) throw ModelError("no training examples");
+  if (examples.size() < 2) {
+    throw ModelError("training needs at least 2 examples (BatchNorm), got " +
+                     std::to_string(examples.size()));
+  }
   checkExamples(examples, impl_->info, /*training=*/true);
   const GroupedExamples grouped = groupBySource(examples);
   auto& net = impl_->net;
@@ -248,8 +285,7 @@ TrainingSummary DeepTuneModel::train(const std::vector<Example>& examples,
     int64_t correct = 0;
     for (const BatchPlan& plan :
          planBatches(grouped, static_cast<size_t>(options.batchSize), options.batching, random)) {
-      size_t rows = 0;
-      for (const auto& entry : plan) rows += entry.second.size();
+      const size_t rows = rowsOf(plan);
       const Batch batch = makeBatch(examples, grouped, plan, impl_->info);
       optimizer.zero_grad();
       const auto outputs = net->forward(batch.tokens, batch.lengths, batch.rowSource, batch.aux);

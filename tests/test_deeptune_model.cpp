@@ -116,6 +116,31 @@ TEST_CASE("a training curve collapses when it ends more than 10 points below its
   CHECK(fold.predictsOneDevice());  // all GPU
 }
 
+TEST_CASE("a last batch of one row trains (BatchNorm needs two)", "[model]") {
+  const std::vector<Example> all = smallExamples(40, 32);
+  REQUIRE(all.size() >= 65);
+  struct Case {
+    size_t rows;
+    int batchSize;
+  };
+  const Case cases[] = {{65, 64}, {40, 39}, {3, 2}};
+  for (const Case& c : cases) {
+    for (const auto batching : {TrainOptions::Batching::kRows, TrainOptions::Batching::kRandom}) {
+      INFO(c.rows << " rows, batches of " << c.batchSize << ", batching "
+                  << static_cast<int>(batching));
+      const std::vector<Example> examples(all.begin(), all.begin() + c.rows);
+      DeepTuneModel model = freshModel(32);
+      TrainOptions options;
+      options.epochs = 2;
+      options.batchSize = c.batchSize;
+      options.batching = batching;
+      CHECK_NOTHROW(model.train(examples, options));
+    }
+  }
+  DeepTuneModel model = freshModel(32);
+  CHECK_THROWS_AS(model.train({all.front()}, TrainOptions()), ModelError);
+}
+
 TEST_CASE("training is deterministic for a seed", "[model]") {
   const std::vector<Example> examples = smallExamples(8, 64);
   TrainOptions options;
