@@ -57,7 +57,16 @@ runtime::DeviceChoice PredictionClient::predictDevice(const std::string& source,
   if (fields[0] != "ok" || fields.size() != 4) {
     throw RuntimeError("prediction service: malformed answer '" + fields[0] + "'");
   }
-  return runtime::DeviceChoice{fields[1], fields[2], std::strtod(fields[3].c_str(), nullptr)};
+  // The service is another process: check what it says before acting on it.
+  char* end = nullptr;
+  const double probability = std::strtod(fields[3].c_str(), &end);
+  if (fields[2] != "CPU" && fields[2] != "GPU") {
+    throw RuntimeError("prediction service: unknown device '" + fields[2] + "'");
+  }
+  if (end == fields[3].c_str() || *end != '\0' || !(probability >= 0.0 && probability <= 1.0)) {
+    throw RuntimeError("prediction service: probability '" + fields[3] + "' is not in [0, 1]");
+  }
+  return runtime::DeviceChoice{fields[1], fields[2], probability};
 }
 
 std::string findDeeptuneExecutable(const std::string& explicitPath) {

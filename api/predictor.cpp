@@ -1,6 +1,9 @@
 // Predictor: kernel source + launch sizes -> device, joining rewriter, tokenizer and model.
 #include "api/predictor.hpp"
 
+#include <cmath>
+#include <cstdio>
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -58,8 +61,23 @@ Predictor& Predictor::operator=(Predictor&&) noexcept = default;
 
 const std::string& Predictor::modelPath() const { return impl_->modelPath; }
 
+void checkLaunchSizes(double dsizeBytes, double wgsize) {
+  char text[160];
+  if (!(dsizeBytes >= 0 && dsizeBytes <= kMaxTransferBytes)) {  // false for NaN too
+    std::snprintf(text, sizeof text, "data size %g bytes: expected a number from 0 to %g",
+                  dsizeBytes, kMaxTransferBytes);
+    throw model::ModelError(text);
+  }
+  if (!(wgsize >= 1 && wgsize <= kMaxWorkGroupSize && std::floor(wgsize) == wgsize)) {
+    std::snprintf(text, sizeof text, "work-group size %g: expected a whole number from 1 to %g",
+                  wgsize, kMaxWorkGroupSize);
+    throw model::ModelError(text);
+  }
+}
+
 DevicePrediction Predictor::predict(const std::string& source, const std::string& fileName,
                                     const std::string& kernel, double dsizeBytes, double wgsize) {
+  checkLaunchSizes(dsizeBytes, wgsize);
   const size_t key = std::hash<std::string>{}(source + '\0' + kernel);
   auto found = impl_->cache.find(key);
   if (found == impl_->cache.end()) {

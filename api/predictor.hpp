@@ -17,11 +17,19 @@ struct DevicePrediction {
   size_t tokens = 0;             ///< tokens the model read (after truncation)
 };
 
+/// The meaningful range of a launch's sizes: up to 1 PB moved, work-groups up to 2^20 items.
+constexpr double kMaxTransferBytes = 1e15;
+constexpr double kMaxWorkGroupSize = 1 << 20;
+
+/// Throws model::ModelError unless `dsizeBytes` is a finite number in [0, kMaxTransferBytes] and
+/// `wgsize` a whole number in [1, kMaxWorkGroupSize] (NaN, infinities, 1e300 and 1.5 are refused).
+void checkLaunchSizes(double dsizeBytes, double wgsize);
+
 /// Predicts the device for OpenCL kernels with a device-mapping model file. The normalized,
 /// encoded kernel is cached by source hash, so repeated launches of a kernel only run the
 /// network. Not thread-safe: one Predictor per thread, and predictors on several threads need a
-/// BLAS that is safe for concurrent calls (model/compute_environment.hpp). Errors are the modules' own exceptions
-/// (rewriter::RewriteError, model::ModelError, tokenizer::VocabError).
+/// BLAS that is safe for concurrent calls (model/compute_environment.hpp). Errors are the modules'
+/// own exceptions (rewriter::RewriteError, model::ModelError, tokenizer::VocabError).
 class Predictor {
  public:
   /// Loads and validates `modelPath` (must be a devmap model).

@@ -209,6 +209,12 @@ void checkExamples(const std::vector<Example>& examples, const ModelInfo& info, 
                        " auxiliary inputs, the model takes " +
                        std::to_string(info.auxInputs.size()));
     }
+    for (float value : example.aux) {
+      if (!std::isfinite(value)) {
+        throw ModelError("example " + std::to_string(i) + ": auxiliary input " +
+                         std::to_string(value) + " is not a finite number");
+      }
+    }
     if (training && (example.label < 0 || example.label >= static_cast<int>(info.labels.size()))) {
       throw ModelError("example " + std::to_string(i) + ": label " + std::to_string(example.label) +
                        " outside 0.." + std::to_string(info.labels.size() - 1));

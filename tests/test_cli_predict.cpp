@@ -49,6 +49,14 @@ TEST_CASE("cli predict: bad input exits 2 with one line", "[cli][predict]") {
       {"'" + two + "' --dsize 1024 --wgsize 64 --model '" + two + "'", "not a deeptune model"},
       {"'" + two + "' --dsize 1024 --wgsize 64 --platform arm", "unknown --platform"},
       {"'" + two + "' --wgsize 64", "dsize"},
+      {"'" + two + "' --kernel first --dsize nan --wgsize 64", "data size nan bytes"},
+      {"'" + two + "' --kernel first --dsize inf --wgsize 64", "data size inf bytes"},
+      {"'" + two + "' --kernel first --dsize 1e300 --wgsize 64", "data size 1e+300 bytes"},
+      {"'" + two + "' --kernel first --dsize -1 --wgsize 64", "data size -1 bytes"},
+      {"'" + two + "' --kernel first --dsize 1024 --wgsize 1.5", "work-group size 1.5"},
+      {"'" + two + "' --kernel first --dsize 1024 --wgsize nan", "work-group size nan"},
+      {"'" + two + "' --kernel first --dsize 1024 --wgsize 0", "work-group size 0"},
+      {"'" + two + "' --kernel first --dsize 1024 --wgsize inf", "work-group size inf"},
       {"'" + dir.path.string() + "/absent.cl' --dsize 1 --wgsize 1", "cannot open file"},
   };
   for (const Bad& bad : cases) {

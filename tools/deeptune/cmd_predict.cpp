@@ -32,9 +32,7 @@ int runPredict(const Args& args) {
                     options, positional, vm)) {
     return kExitOk;
   }
-  if (dsize < 0 || wgsize < 1) {
-    throw UsageError("predict: --dsize must be >= 0 and --wgsize >= 1");
-  }
+  api::checkLaunchSizes(dsize, wgsize);
   if (modelPath.empty()) modelPath = api::findBundledModel(platform);
   const std::string source = readFile(input);
   api::Predictor predictor(modelPath);
