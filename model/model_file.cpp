@@ -1,9 +1,11 @@
-// The model file: a magic line, a JSON header (metadata, declared inputs, checksum), the weights.
-#include <unistd.h>
+// The model file: a magic line with the checksum of the rest, a JSON header (metadata, declared
+// inputs), the weights.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
+#include <set>
 #include <sstream>
 
 #include "data/data_error.hpp"
@@ -14,8 +16,8 @@
 namespace deeptune::model {
 namespace {
 
-constexpr const char* kMagic = "DEEPTUNE-MODEL\n";
-constexpr int kFormatVersion = 1;
+constexpr const char* kMagic = "DEEPTUNE-MODEL";
+constexpr int kFormatVersion = 2;
 
 uint64_t fnv1a(const std::string& bytes) {
   uint64_t hash = 1469598103934665603ull;
@@ -46,6 +48,41 @@ std::vector<std::string> expectedAuxInputs(const std::string& task) {
   return {"?"};
 }
 
+/// The first line: magic, format version and the checksum of everything after the line.
+std::string magicLine(const std::string& rest) {
+  return std::string(kMagic) + " " + std::to_string(kFormatVersion) +
+         " fnv1a64=" + hex(fnv1a(rest)) + "\n";
+}
+
+/// Checks what the checksum cannot: that the metadata makes sense for a network this program
+/// builds. Throws ModelError (without the path) on the first problem.
+void validateInfo(const ModelInfo& info) {
+  if (info.task != "devmap" && info.task != "coarsening") {
+    throw ModelError("unknown task '" + info.task + "'");
+  }
+  if (info.task == "devmap" && info.labels != std::vector<std::string>{"CPU", "GPU"}) {
+    throw ModelError("a devmap model's labels must be CPU, GPU");
+  }
+  if (info.labels.size() < 2 || info.labels.size() > 64 ||
+      std::set<std::string>(info.labels.begin(), info.labels.end()).size() != info.labels.size()) {
+    throw ModelError("labels must be 2 to 64 distinct names");
+  }
+  if (info.vocabulary.empty() || info.vocabulary.size() > 65536) {
+    throw ModelError("vocabulary of " + std::to_string(info.vocabulary.size()) +
+                     " tokens (1 to 65536 expected)");
+  }
+  std::set<std::string> tokens;
+  for (const std::string& token : info.vocabulary) {
+    if (token.empty() || !tokens.insert(token).second) {
+      throw ModelError("vocabulary tokens must be distinct and non-empty");
+    }
+  }
+  if (info.maxLength < 1 || info.maxLength > (1 << 20)) {
+    throw ModelError("max length " + std::to_string(info.maxLength) + " outside 1..1048576");
+  }
+  if (info.trainingRows < 0) throw ModelError("negative training row count");
+}
+
 }  // namespace
 
 void DeepTuneModel::save(const std::string& path) const {
@@ -74,10 +111,11 @@ void DeepTuneModel::save(const std::string& path) const {
        {{"data_fingerprint", info.dataFingerprint},
         {"rows", info.trainingRows},
         {"command", info.trainingCommand}}},
-      {"weights", {{"bytes", weightBytes.size()}, {"fnv1a64", hex(fnv1a(weightBytes))}}},
+      {"weights", {{"bytes", weightBytes.size()}}},
   };
+  const std::string rest = header.dump() + "\n" + weightBytes;
   try {
-    data::writeFileAtomically(path, kMagic + header.dump() + "\n" + weightBytes);
+    data::writeFileAtomically(path, magicLine(rest) + rest);
   } catch (const data::OutputError& e) {
     throw ModelError(std::string("cannot write model file: ") + e.what());
   }
@@ -90,18 +128,47 @@ DeepTuneModel DeepTuneModel::load(const std::string& path) {
   } catch (const data::DataError& e) {
     throw ModelError(e.what());
   }
-  const std::string magic = kMagic;
-  if (bytes.compare(0, magic.size(), magic) != 0) {
+  const size_t magicEnd = bytes.find('\n');
+  const std::string magic = bytes.substr(0, std::min(magicEnd, size_t{80}));
+  if (magic.rfind(kMagic, 0) != 0) {
     throw ModelError(path + ": not a deeptune model file (no DEEPTUNE-MODEL header)");
   }
-  const size_t headerEnd = bytes.find('\n', magic.size());
-  if (headerEnd == std::string::npos) throw ModelError(path + ": truncated model file (header)");
-  nlohmann::json header;
-  try {
-    header = nlohmann::json::parse(bytes.substr(magic.size(), headerEnd - magic.size()));
-  } catch (const nlohmann::json::exception& e) {
-    throw ModelError(path + ": corrupt model header: " + e.what());
+  if (magicEnd == std::string::npos) throw ModelError(path + ": truncated model file (header)");
+  if (magic == kMagic) {
+    throw ModelError(path + ": model format version 1 (no checksum over its header); retrain it " +
+                     "with this deeptune, which reads version " + std::to_string(kFormatVersion));
   }
+  const std::string rest = bytes.substr(magicEnd + 1);
+  const size_t headerEnd = rest.find('\n');
+  nlohmann::json header;
+  if (headerEnd != std::string::npos) {
+    header = nlohmann::json::parse(rest.substr(0, headerEnd), nullptr, /*allow_exceptions=*/false);
+  }
+  // Say what is wrong with a file that fails its checksum: cut short, grown, or changed.
+  if (magic != magicLine(rest).substr(0, magicLine(rest).size() - 1)) {
+    if (magic.rfind(std::string(kMagic) + " " + std::to_string(kFormatVersion) + " ", 0) != 0) {
+      throw ModelError(path + ": model format '" + magic.substr(std::strlen(kMagic)) +
+                       "', this deeptune reads version " + std::to_string(kFormatVersion));
+    }
+    if (headerEnd == std::string::npos) throw ModelError(path + ": truncated model file (header)");
+    const nlohmann::json* size = nullptr;
+    if (header.is_object() && header.contains("weights") && header["weights"].is_object() &&
+        header["weights"].contains("bytes") && header["weights"]["bytes"].is_number_unsigned()) {
+      size = &header["weights"]["bytes"];
+    }
+    const size_t declared = size != nullptr ? size->get<size_t>() : 0;
+    const size_t weightBytes = rest.size() - headerEnd - 1;
+    if (declared > 0 && weightBytes < declared) {
+      throw ModelError(path + ": truncated model file (weights: " + std::to_string(weightBytes) +
+                       " of " + std::to_string(declared) + " bytes)");
+    }
+    if (declared > 0 && weightBytes > declared) {
+      throw ModelError(path + ": " + std::to_string(weightBytes - declared) +
+                       " bytes after the end of the model (appended to the file?)");
+    }
+    throw ModelError(path + ": corrupt model file (checksum mismatch)");
+  }
+  if (header.is_discarded()) throw ModelError(path + ": corrupt model header (not JSON)");
   ModelInfo info;
   try {
     if (header.at("format_version").get<int>() != kFormatVersion) {
@@ -117,6 +184,10 @@ DeepTuneModel DeepTuneModel::load(const std::string& path) {
     for (size_t i = 1; i < inputs.size(); ++i) {
       info.auxInputs.push_back(inputs.at(i).at("name").get<std::string>());
     }
+    const std::string padding = header.at("padding").get<std::string>();
+    if (padding != "paper" && padding != "packed") {
+      throw ModelError(path + ": unknown padding mode '" + padding + "'");
+    }
     info.dataFingerprint = header.at("training").at("data_fingerprint").get<std::string>();
     info.trainingRows = header.at("training").at("rows").get<int>();
     info.trainingCommand = header.at("training").at("command").get<std::string>();
@@ -125,15 +196,15 @@ DeepTuneModel DeepTuneModel::load(const std::string& path) {
       throw ModelError(path + ": model inputs " + header.at("inputs").dump() +
                        " do not match task '" + info.task + "'");
     }
-    const std::string weightBytes = bytes.substr(headerEnd + 1);
-    const auto& weights = header.at("weights");
-    if (weightBytes.size() != weights.at("bytes").get<size_t>()) {
-      throw ModelError(path +
-                       ": truncated model file (weights: " + std::to_string(weightBytes.size()) +
-                       " of " + weights.at("bytes").dump() + " bytes)");
+    try {
+      validateInfo(info);
+    } catch (const ModelError& e) {
+      throw ModelError(path + ": " + e.what());
     }
-    if (hex(fnv1a(weightBytes)) != weights.at("fnv1a64").get<std::string>()) {
-      throw ModelError(path + ": corrupt model file (weights checksum mismatch)");
+    const std::string weightBytes = rest.substr(headerEnd + 1);
+    if (weightBytes.size() != header.at("weights").at("bytes").get<size_t>()) {
+      throw ModelError(path + ": weights of " + std::to_string(weightBytes.size()) +
+                       " bytes, the header declares " + header.at("weights").at("bytes").dump());
     }
     DeepTuneModel model(info, 0);
     std::istringstream weightStream(weightBytes);

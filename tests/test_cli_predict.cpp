@@ -45,7 +45,7 @@ TEST_CASE("cli predict: bad input exits 2 with one line", "[cli][predict]") {
       {"'" + two + "' --dsize 1024 --wgsize 64", "first, second"},
       {"'" + two + "' --dsize 1024 --wgsize 64 --kernel third", "no kernel named 'third'"},
       {"'" + two + "' --dsize 1024 --wgsize 64 --kernel first --model '" + corrupt + "'",
-       "corrupt.model: model header lacks a field"},
+       "corrupt.model: model format version 1"},
       {"'" + two + "' --dsize 1024 --wgsize 64 --model '" + two + "'", "not a deeptune model"},
       {"'" + two + "' --dsize 1024 --wgsize 64 --platform arm", "unknown --platform"},
       {"'" + two + "' --wgsize 64", "dsize"},

@@ -188,12 +188,32 @@ TEST_CASE("save -> load gives identical predictions; bad files are rejected", "[
   };
   rejects(bytes.substr(0, bytes.size() - 100), "truncated model file (weights");
   rejects(bytes.substr(0, 40), "truncated model file (header)");
+  rejects(bytes + "appended", "8 bytes after the end of the model");
   rejects("__kernel void A() {}\n", "not a deeptune model file");
-  std::string flipped = bytes;
-  flipped[flipped.size() - 50] ^= 0x20;
-  rejects(flipped, "checksum mismatch");
-  std::string foreignTask = bytes;
-  foreignTask.replace(foreignTask.find("\"task\":\"devmap\""), 15, "\"task\":\"coarse\"");
-  rejects(foreignTask, "do not match task 'coarse'");
+  rejects("DEEPTUNE-MODEL\n{\"format_version\":1}\n", "model format version 1");
+  // One flipped bit anywhere, header included, fails the checksum.
+  for (size_t at : {size_t{20}, bytes.find("\"CPU\"") + 2, bytes.find("\"packed") + 2,
+                    bytes.size() / 2, bytes.size() - 50}) {
+    INFO("byte " << at);
+    std::string flipped = bytes;
+    flipped[at] ^= 0x02;
+    rejects(flipped, "checksum mismatch");
+  }
+  // Headers that pass the checksum (a crafted file) are validated too.
+  const auto resealed = [](std::string file, const std::string& from, const std::string& to) {
+    file.replace(file.find(from), from.size(), to);
+    const std::string rest = file.substr(file.find('\n') + 1);
+    uint64_t hash = 1469598103934665603ull;
+    for (unsigned char c : rest) hash = (hash ^ c) * 1099511628211ull;
+    char magic[64];
+    std::snprintf(magic, sizeof magic, "DEEPTUNE-MODEL 2 fnv1a64=%016llx\n",
+                  static_cast<unsigned long long>(hash));
+    return magic + rest;
+  };
+  rejects(resealed(bytes, "\"task\":\"devmap\"", "\"task\":\"coarse\""),
+          "do not match task 'coarse'");
+  rejects(resealed(bytes, "\"CPU\"", "\"CQU\""), "labels must be CPU, GPU");
+  rejects(resealed(bytes, "\"packed\"", "\"pack3d\""), "unknown padding mode 'pack3d'");
+  CHECK_NOTHROW(DeepTuneModel::load(dir.file("same.model", resealed(bytes, "test", "test"))));
   CHECK_THROWS_AS(DeepTuneModel::load((dir.path / "absent.model").string()), ModelError);
 }
