@@ -1,6 +1,8 @@
 // End-to-end tests of `deeptune devices` and `deeptune measure`: our kernels, a paper extract,
 // the CSV columns and statuses, and bad input (exit 2 with one line).
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -191,4 +193,86 @@ TEST_CASE("cli measure --help documents the options", "[cli][runtime]") {
   for (const char* option : {"--gsize", "--wgsize", "--timeout", "--runs", "--kernel", "--csv"}) {
     CHECK_THAT(result.out, Contains(option));
   }
+}
+
+TEST_CASE("cli measure: killed at any moment, a rerun keeps every finished row", "[cli][runtime]") {
+  ScratchDir dir("deeptune-cli-measure-kill");
+  const std::string out = (dir.path / "out.csv").string();
+  std::string kernels;
+  for (const char* name :
+       {"ok.cl", "no_output.cl", "input_insensitive.cl", "nondeterministic.cl"}) {
+    kernels += " '" + kernelPath(name) + "'";
+  }
+  const std::string command = "measure" + kernels + " --gsize 256,1024 -o '" + out + "'";
+  // SIGKILL once two rows are written (rows start FILE.cl:KERNEL; sources span lines): the file
+  // holds whole rows only (each row replaces it atomically), so it is valid CSV at that moment.
+  const std::string script = "'" + deeptune::test::cliPath() + "' " + command +
+                             " >/dev/null 2>&1 &\n"
+                             "pid=$!\n"
+                             "for i in $(seq 600); do\n"
+                             "  rows=$(grep -c '\\.cl:[A-Za-z0-9_]*,' '" +
+                             out +
+                             "' 2>/dev/null)\n"
+                             "  [ \"${rows:-0}\" -ge 2 ] && break\n"
+                             "  sleep 0.05\n"
+                             "done\n"
+                             "kill -9 $pid\n"
+                             "wait $pid\n";
+  const std::string killer = dir.file("kill.sh", script);
+  std::system(("bash '" + killer + "'").c_str());
+  const std::vector<std::vector<std::string>> before = deeptune::data::readCsv(out).rows;
+  INFO(before.size() << " rows before the rerun");
+  CHECK(before.size() >= 2);
+  CHECK(before.size() < 10);  // killed before the end
+
+  const auto rerun = runCli(command);
+  INFO(rerun.err);
+  REQUIRE(rerun.exitCode == 0);
+  CHECK_THAT(rerun.err, Contains("resuming"));
+  const auto after = deeptune::data::readCsv(out);
+  REQUIRE(after.rows.size() == 10);  // 5 kernels (ok.cl has 2) x 2 sizes, none twice
+  for (size_t i = 0; i < before.size(); ++i) CHECK(after.rows[i] == before[i]);  // kept as is
+  std::set<std::string> keys;
+  for (const auto& row : after.rows) keys.insert(row[0] + "@" + row[1]);
+  CHECK(keys.size() == 10);
+
+  // A complete file: nothing is measured again.
+  const auto again = runCli(command);
+  REQUIRE(again.exitCode == 0);
+  CHECK_THAT(again.err, Contains("already in") && Contains("0 rows in"));
+  CHECK(deeptune::data::readCsv(out).rows == after.rows);
+}
+
+TEST_CASE("cli measure --csv states every row it does not measure", "[cli][runtime]") {
+  ScratchDir dir("deeptune-cli-measure-rows");
+  const std::string kernel = readWholeFile(kernelPath("ok.cl"));
+  const std::string in = dir.file(
+      "in.csv", deeptune::data::csvRow({"benchmark", "src"}) +
+                    deeptune::data::csvRow({"a", kernel}) +
+                    deeptune::data::csvRow({"a", kernel}) +         // the same again: measured once
+                    deeptune::data::csvRow({"a", kernel + "\n"}) +  // another source, same name
+                    deeptune::data::csvRow({"b", ""}));
+  const std::string out = (dir.path / "out.csv").string();
+  const auto result = runCli("measure --csv '" + in + "' --gsize 64 -o '" + out + "'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  CHECK_THAT(result.err, Contains("benchmark 'a': a second source under a name already measured"));
+  CHECK_THAT(result.err, Contains("benchmark 'b': empty src, not measured"));
+  CHECK_THAT(result.err, Contains("2 input rows not measured"));
+  CHECK(deeptune::data::readCsv(out).rows.size() == 2);  // ok.cl's two kernels, once
+}
+
+TEST_CASE("cli measure: an output that is an input or has other columns is refused",
+          "[cli][runtime]") {
+  ScratchDir dir("deeptune-cli-measure-out");
+  const std::string copy = dir.file("ok.cl", readWholeFile(kernelPath("ok.cl")));
+  auto result = runCli("measure '" + copy + "' --gsize 64 -o '" + copy + "'");
+  CHECK(result.exitCode == 2);
+  CHECK_THAT(result.err, Contains("is the input"));
+  CHECK(readWholeFile(copy) == readWholeFile(kernelPath("ok.cl")));
+  const std::string other = dir.file("other.csv", "benchmark,dataset,x\na,b,c\n");
+  result = runCli("measure '" + copy + "' --gsize 64 -o '" + other + "'");
+  CHECK(result.exitCode == 2);
+  CHECK_THAT(result.err, Contains("has other columns"));
+  CHECK(readWholeFile(other) == "benchmark,dataset,x\na,b,c\n");
 }

@@ -1,11 +1,15 @@
 // deeptune measure: times kernels on every OpenCL device in isolated workers and writes a CSV.
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "data/csv_reader.hpp"
+#include "data/data_error.hpp"
 #include "data/text_check.hpp"
 #include "runtime/isolation.hpp"
 #include "runtime/measure_csv.hpp"
@@ -32,7 +36,9 @@ const char* kUsage =
     "seeded), local memory wgsize elements, integer scalars S, float scalars random in [0,1).\n"
     "Each source runs in a fresh worker process: one that hangs past --timeout or crashes gives\n"
     "a TIMEOUT or CRASH row and the run goes on. Rows are written as they finish (the file is\n"
-    "replaced atomically after each row). Statuses and the CSV are described in runtime/README.md.";
+    "replaced atomically after each row); rerun with the same -o to resume: rows already in it\n"
+    "are kept and not measured again. CSV rows that cannot be measured (empty src, a second\n"
+    "source under one name) are listed on stderr. Statuses and the CSV: runtime/README.md.";
 
 std::vector<size_t> parseSizes(const std::string& text) {
   std::vector<size_t> sizes;
@@ -63,19 +69,34 @@ struct Job {
   std::vector<std::string> names;    ///< --csv input: benchmark names (src left empty)
 };
 
-std::vector<Job> csvJobs(const std::string& path) {
+/// Jobs of a CSV: one per distinct source, reported under every name that has it. Rows that
+/// cannot be measured (an empty src, a name already given another source) are not dropped
+/// silently: each becomes a line of `notMeasured`.
+std::vector<Job> csvJobs(const std::string& path, std::vector<std::string>& notMeasured) {
   const data::CsvTable table = data::readCsv(path);
   const size_t benchmark = table.column("benchmark");
   const size_t src = table.column("src");
   std::vector<Job> jobs;
   std::map<std::string, size_t> jobOfSource;
-  std::map<std::string, bool> seen;
+  std::map<std::string, size_t> rowOfName;  // the row whose source a name measures
   for (size_t row = 0; row < table.rows.size(); ++row) {
     const std::string& name = table.rows[row][benchmark];
     if (name.empty()) throw table.errorAt(row, benchmark, "empty benchmark name");
-    if (seen[name]) continue;  // one row per benchmark name: its first
-    seen[name] = true;
+    const std::string where = path + ":" + std::to_string(table.rowLines[row]) + ": benchmark " +
+                              data::quoteValue(name) + ": ";
     const std::string& source = table.rows[row][src];
+    if (source.empty()) {
+      notMeasured.push_back(where + "empty src, not measured");
+      continue;
+    }
+    if (const auto seen = rowOfName.find(name); seen != rowOfName.end()) {
+      if (table.rows[seen->second][src] != source) {
+        notMeasured.push_back(where + "a second source under a name already measured (line " +
+                              std::to_string(table.rowLines[seen->second]) + "), not measured");
+      }
+      continue;  // the same name and source again (another dataset): measured once
+    }
+    rowOfName.emplace(name, row);
     auto found = jobOfSource.find(source);
     if (found == jobOfSource.end()) {
       found = jobOfSource.emplace(source, jobs.size()).first;
@@ -86,11 +107,32 @@ std::vector<Job> csvJobs(const std::string& path) {
   return jobs;
 }
 
-/// Rows go to a file replaced atomically after each row, or straight to stdout for "-".
+/// Rows go to a file replaced atomically after each row, or straight to stdout for "-". An
+/// existing file with the same header is resumed: its rows are kept and not measured again.
 class RowWriter {
  public:
   RowWriter(std::string path, const std::vector<std::string>& header) : path_(std::move(path)) {
+    struct stat info {};
+    if (path_ != "-" && ::stat(path_.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+      const data::CsvTable table = data::readCsv(path_);
+      if (table.header != header) {
+        throw UsageError(path_ + ": has other columns than this run writes (measured on other " +
+                         "devices?); delete it or choose another -o");
+      }
+      content_ = data::csvRow(header);
+      for (const auto& row : table.rows) {
+        content_ += data::csvRow(row);
+        done_.insert(row[0] + '\n' + row[1]);  // benchmark, dataset
+      }
+      return;
+    }
     add(header);
+  }
+  /// Rows kept from an earlier run.
+  size_t kept() const { return done_.size(); }
+  /// Whether the row of `benchmark` at `gsize` is already in the file.
+  bool has(const std::string& benchmark, size_t gsize) const {
+    return done_.count(benchmark + '\n' + std::to_string(gsize)) > 0;
   }
   void add(const std::vector<std::string>& fields) {
     const std::string row = data::csvRow(fields);
@@ -105,7 +147,32 @@ class RowWriter {
  private:
   std::string path_;
   std::string content_;
+  std::set<std::string> done_;
 };
+
+/// The benchmark names a job's rows get: FILE:KERNEL for files; a CSV source's names, with
+/// ":KERNEL" when the source has several kernels.
+std::vector<std::string> benchmarksOf(const Job& job, const std::string& kernel,
+                                      bool singleKernel) {
+  if (!job.file.empty()) return {job.file + ":" + kernel};
+  std::vector<std::string> names;
+  for (const std::string& name : job.names) {
+    names.push_back(singleKernel ? name : name + ":" + kernel);
+  }
+  return names;
+}
+
+/// Refuses an output that is one of the inputs (it would be overwritten by the first row).
+void checkNotAnInput(const std::string& output, const std::vector<std::string>& inputs) {
+  struct stat out {};
+  if (output == "-" || ::stat(output.c_str(), &out) != 0) return;
+  for (const std::string& input : inputs) {
+    struct stat in {};
+    if (::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+      throw UsageError("measure: -o " + output + " is the input " + input);
+    }
+  }
+}
 
 }  // namespace
 
@@ -144,6 +211,9 @@ int runMeasure(const Args& args) {
   if (wgsize > (1u << 20)) throw UsageError("measure: --wgsize is too large");
   if (guardMb > 4096) throw UsageError("measure: --guard-mb is too large (at most 4096)");
 
+  std::vector<std::string> inputs = files;
+  if (!csv.empty()) inputs.push_back(csv);
+  checkNotAnInput(output, inputs);
   std::vector<Job> jobs;
   for (const std::string& file : files) {
     Job job{file, readFile(file), {}, file, {}};
@@ -154,9 +224,11 @@ int runMeasure(const Args& args) {
     if (!kernel.empty()) job.kernels = {kernel};
     jobs.push_back(std::move(job));
   }
+  std::vector<std::string> notMeasured;
   if (!csv.empty()) {
-    for (Job& job : csvJobs(csv)) jobs.push_back(std::move(job));
+    for (Job& job : csvJobs(csv, notMeasured)) jobs.push_back(std::move(job));
   }
+  for (const std::string& line : notMeasured) std::cerr << "measure: " << line << "\n";
 
   runtime::IsolationOptions isolation;
   isolation.workerCommand = measureWorkerCommand();
@@ -169,6 +241,10 @@ int runMeasure(const Args& args) {
   }
 
   RowWriter writer(output, runtime::measureCsvHeader(devices));
+  if (writer.kept() > 0) {
+    std::cerr << "measure: resuming " << output << ": " << writer.kept()
+              << " rows kept, not measured again\n";
+  }
   ProgressPrinter printer;
   std::map<std::string, int> counts;
   size_t rows = 0;
@@ -177,23 +253,35 @@ int runMeasure(const Args& args) {
     runtime::MeasureRequest request;
     request.source = job.source;
     request.kernels = job.kernels;
-    request.gsizes = gsizes;
+    // A CSV source with one kernel (the paper's extracts) is reported under its names alone.
+    const bool singleKernel = runtime::scanKernelNames(job.source).size() <= 1;
+    // Resuming: only the sizes some of the job's rows still lack.
+    const std::vector<std::string> kernelNames =
+        job.kernels.empty() ? runtime::scanKernelNames(job.source) : job.kernels;
+    for (size_t gsize : gsizes) {
+      bool missing = kernelNames.empty();
+      for (const std::string& k : kernelNames) {
+        for (const std::string& b : benchmarksOf(job, k, singleKernel)) {
+          missing = missing || !writer.has(b, gsize);
+        }
+      }
+      if (missing) request.gsizes.push_back(gsize);
+    }
+    if (request.gsizes.empty()) {
+      printer.update("measure: [" + std::to_string(j + 1) + "/" + std::to_string(jobs.size()) +
+                     "] " + job.label + ": already in " + output);
+      continue;
+    }
     request.wgsize = wgsize;
     request.runs = runs;
     request.seed = seed;
     request.guardBytes = guardMb << 20;
-    // A CSV source with one kernel (the paper's extracts) is reported under its names alone.
-    const bool singleKernel = runtime::scanKernelNames(job.source).size() <= 1;
     std::string summary;
     runtime::measureIsolated(
         request, devices.size(), isolation, [&](const runtime::KernelResult& result) {
           std::vector<std::string> benchmarks;
-          if (!job.file.empty()) {
-            benchmarks.push_back(job.file + ":" + result.kernel);
-          } else {
-            for (const std::string& name : job.names) {
-              benchmarks.push_back(singleKernel ? name : name + ":" + result.kernel);
-            }
+          for (const std::string& b : benchmarksOf(job, result.kernel, singleKernel)) {
+            if (!writer.has(b, result.gsize)) benchmarks.push_back(b);
           }
           for (const std::string& benchmark : benchmarks) {
             writer.add(runtime::measureCsvRow(benchmark, result, devices,
@@ -223,7 +311,10 @@ int runMeasure(const Args& args) {
   }
   printer.update("measure: " + std::to_string(rows) + " rows in " +
                      formatDuration(printer.elapsed()) + " to " + output +
-                     " (device results: " + tally + ")",
+                     " (device results: " + tally + ")" +
+                     (notMeasured.empty() ? ""
+                                          : "; " + std::to_string(notMeasured.size()) +
+                                                " input rows not measured (listed above)"),
                  true);
   return kExitOk;
 }
