@@ -177,6 +177,7 @@ TEST_CASE("cli measure: bad input exits 2 with one line", "[cli][runtime]") {
       "measure --csv '" + noSrc + "' --gsize 64 -o '" + out + "'",
       "measure --csv /nonexistent.csv --gsize 64 -o '" + out + "'",
       "measure '" + binary + "' --gsize 64 -o '" + out + "'",
+      "measure " + ok + " --gsize 64 --wgsize -1 -o '" + out + "'",
   };
   for (const std::string& command : commands) {
     INFO(command);

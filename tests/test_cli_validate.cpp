@@ -63,6 +63,18 @@ TEST_CASE("validate rejects bad input with exit code 2", "[cli][validate]") {
   CHECK(runCli("validate " + ourKernel("saxpy.cl") + " --gsize 0").exitCode == 2);
   CHECK(runCli("validate " + ourKernel("saxpy.cl")).exitCode == 2);  // --gsize is required
   CHECK(runCli("validate " + ourKernel("saxpy.cl") + " --gsize 64 --platform x").exitCode == 2);
+  CHECK(runCli("validate " + ourKernel("saxpy.cl") + " --gsize 64 --wgsize -1").exitCode == 2);
+  // A kernel name the file lacks: the same answer as predict, rewrite and measure give.
+  for (const std::string command : {"validate", "predict", "rewrite", "measure"}) {
+    const std::string extra = command == "predict"    ? " --dsize 64 --wgsize 64"
+                              : command == "validate" ? " --gsize 64"
+                              : command == "measure"  ? " --gsize 64 -o /dev/null"
+                                                      : "";
+    const auto typo = runCli(command + " " + ourKernel("saxpy.cl") + " --kernel saxpi" + extra);
+    INFO(command << " -> " << typo.err);
+    CHECK(typo.exitCode == 2);
+    CHECK_THAT(typo.err, Contains("saxpy.cl:1:1: no kernel named 'saxpi'; kernels: saxpy"));
+  }
   ScratchDir dir("deeptune-validate");
   const std::string broken =
       dir.file("broken.cl", "__kernel void k(__global float* a) { a[0] = b; }\n");

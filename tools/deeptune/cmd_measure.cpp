@@ -1,6 +1,7 @@
 // deeptune measure: times kernels on every OpenCL device in isolated workers and writes a CSV.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -180,7 +181,7 @@ int runMeasure(const Args& args) {
   po::options_description options("options");
   std::vector<std::string> files;
   std::string kernel, csv, gsizeText, output;
-  size_t wgsize = 0;
+  long long wgsize = 0;
   double timeout = 60;
   int runs = 6;
   uint64_t seed = 204;
@@ -208,7 +209,9 @@ int runMeasure(const Args& args) {
     throw UsageError("measure: --timeout must be between 0 and 86400 seconds");
   }
   if (runs < 5 || runs > 1000) throw UsageError("measure: --runs must be between 5 and 1000");
-  if (wgsize > (1u << 20)) throw UsageError("measure: --wgsize is too large");
+  if (wgsize < 0 || wgsize > (1 << 20)) {
+    throw UsageError("measure: --wgsize must be between 0 (automatic) and 1048576");
+  }
   if (guardMb > 4096) throw UsageError("measure: --guard-mb is too large (at most 4096)");
 
   std::vector<std::string> inputs = files;
@@ -221,7 +224,16 @@ int runMeasure(const Args& args) {
       throw UsageError(file + ":" + std::to_string(fault->line) + ":" +
                        std::to_string(fault->column) + ": not a text file (" + fault->what + ")");
     }
-    if (!kernel.empty()) job.kernels = {kernel};
+    if (!kernel.empty()) {
+      // A name the file does not define is bad input, as in predict, rewrite and validate.
+      const std::vector<std::string> names = runtime::scanKernelNames(job.source);
+      if (!names.empty() && std::find(names.begin(), names.end(), kernel) == names.end()) {
+        std::string list;
+        for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+        throw UsageError(file + ":1:1: no kernel named '" + kernel + "'; kernels: " + list);
+      }
+      job.kernels = {kernel};
+    }
     jobs.push_back(std::move(job));
   }
   std::vector<std::string> notMeasured;
@@ -272,7 +284,7 @@ int runMeasure(const Args& args) {
                      "] " + job.label + ": already in " + output);
       continue;
     }
-    request.wgsize = wgsize;
+    request.wgsize = static_cast<size_t>(wgsize);
     request.runs = runs;
     request.seed = seed;
     request.guardBytes = guardMb << 20;

@@ -1,6 +1,7 @@
 // deeptune validate: predict a kernel's device, then run it on every device and judge the choice.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -95,7 +96,8 @@ Verdict judge(const std::vector<runtime::DeviceInfo>& devices, const runtime::Ke
 int runValidate(const Args& args) {
   po::options_description options("validate options");
   std::string input, kernel, modelPath, platform;
-  size_t gsize = 0, wgsize = 0;
+  size_t gsize = 0;
+  long long wgsize = 0;
   double timeout = 60;
   // clang-format off
   options.add_options()
@@ -118,6 +120,9 @@ int runValidate(const Args& args) {
   if (!(timeout > 0 && timeout <= 86400)) {
     throw UsageError("validate: --timeout must be between 0 and 86400 seconds");
   }
+  if (wgsize < 0 || wgsize > (1 << 20)) {
+    throw UsageError("validate: --wgsize must be between 0 (automatic) and 1048576");
+  }
   if (modelPath.empty()) modelPath = api::findBundledModel(platform);
   const std::string source = readFile(input);
   if (const auto fault = data::findTextFault(source)) {
@@ -125,6 +130,8 @@ int runValidate(const Args& args) {
                      std::to_string(fault->column) + ": not a text file (" + fault->what + ")");
   }
   api::Predictor predictor(modelPath);  // loads and checks the model before any kernel runs
+  // A kernel name the file does not define: the rewriter's answer, as in predict and rewrite.
+  if (!kernel.empty()) predictor.predict(source, input, kernel, 0, 1);
 
   runtime::IsolationOptions isolation;
   isolation.workerCommand = measureWorkerCommand();
@@ -135,8 +142,9 @@ int runValidate(const Args& args) {
   request.source = source;
   if (!kernel.empty()) request.kernels = {kernel};
   request.gsizes = {gsize};
-  request.wgsize = wgsize;
+  request.wgsize = static_cast<size_t>(wgsize);
   std::vector<runtime::KernelResult> results;
+  std::string untimed;  // kernels no device ran to the end
   runtime::measureIsolated(request, devices.size(), isolation,
                            [&](const runtime::KernelResult& r) { results.push_back(r); });
 
@@ -159,6 +167,10 @@ int runValidate(const Args& args) {
     const api::DevicePrediction prediction = predictor.predict(
         source, input, result.kernel, static_cast<double>(transfer), static_cast<double>(used));
     const Verdict verdict = judge(devices, result, prediction.device);
+    if (std::none_of(result.devices.begin(), result.devices.end(),
+                     [](const runtime::Measurement& m) { return m.hasTimings(); })) {
+      untimed += (untimed.empty() ? "" : ", ") + result.kernel;
+    }
     if (vm.count("json")) {
       nlohmann::json deviceRows = nlohmann::json::array();
       for (size_t i = 0; i < devices.size(); ++i) {
@@ -211,6 +223,10 @@ int runValidate(const Args& args) {
                   verdict.fastest.empty() ? "" : " (fastest measured: ",
                   verdict.fastest.empty() ? "" : (verdict.fastest + ")").c_str());
     }
+  }
+  if (!untimed.empty()) {  // nothing to validate the prediction against: a failure, not a pass
+    throw runtime::RuntimeError("validate: " + input + ": no device ran " + untimed +
+                                " to the end (see the statuses above)");
   }
   return kExitOk;
 }
