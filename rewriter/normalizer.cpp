@@ -2,6 +2,7 @@
 #include "rewriter/normalizer.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "data/text_check.hpp"
 #include "rewriter/internal/passes.hpp"
@@ -11,6 +12,72 @@ namespace deeptune::rewriter {
 namespace {
 
 using internal::RenamedText;
+
+/// Rejects text nested or chained beyond kMaxNesting / kMaxStatementTokens, naming where. Tokens
+/// are counted roughly (a word or number is one, any other character one); comments and
+/// literals are skipped. `lineOf` maps a line of `text` to the user's line (preprocessed text).
+void checkStructure(std::string_view text, const std::string& fileName,
+                    const std::vector<int>* lineOf = nullptr) {
+  int line = 1, column = 1, depth = 0, tokens = 0, statementLine = 1, statementColumn = 1;
+  auto fail = [&](int atLine, int atColumn, const std::string& what) {
+    const size_t index = static_cast<size_t>(atLine - 1);
+    if (lineOf != nullptr && index < lineOf->size() && (*lineOf)[index] > 0) {
+      atLine = (*lineOf)[index];
+    }
+    throw RewriteError(fileName, atLine, atColumn, what);
+  };
+  bool inWord = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool word = std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+    if (c == '/' && i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '*')) {
+      const bool block = text[i + 1] == '*';
+      const size_t end = block ? text.find("*/", i + 2) : text.find('\n', i);
+      const size_t stop = end == std::string_view::npos ? text.size() : end + (block ? 2 : 0);
+      for (; i < stop; ++i) {
+        if (text[i] == '\n') ++line, column = 1;
+      }
+      --i;
+      inWord = false;
+      continue;
+    }
+    if (c == '"' || c == '\'') {  // a literal is one token
+      size_t j = i + 1;
+      while (j < text.size() && text[j] != c && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
+      column += static_cast<int>(std::min(j, text.size()) - i);
+      i = std::min(j, text.size() - 1);
+      ++tokens;
+      inWord = false;
+      continue;
+    }
+    if (word && !inWord) ++tokens;
+    if (!word && !std::isspace(static_cast<unsigned char>(c))) ++tokens;
+    inWord = word;
+    if (c == '(' || c == '[' || c == '{') {
+      if (++depth > kMaxNesting) {
+        fail(line, column,
+             "brackets nested deeper than " + std::to_string(kMaxNesting) + " levels");
+      }
+    } else if (c == ')' || c == ']' || c == '}') {
+      depth = std::max(0, depth - 1);
+    }
+    if (tokens > kMaxStatementTokens) {
+      fail(statementLine, statementColumn,
+           "a statement of more than " + std::to_string(kMaxStatementTokens) + " tokens");
+    }
+    if (c == ';' || c == '{' || c == '}') {
+      tokens = 0;
+      statementLine = line;
+      statementColumn = column + 1;
+    }
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+}
 
 void checkInput(std::string_view source, const std::string& fileName) {
   if (source.size() > kMaxInputBytes) {
@@ -24,6 +91,7 @@ void checkInput(std::string_view source, const std::string& fileName) {
   if (source.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
     throw RewriteError(fileName, 1, 1, "empty input: no OpenCL code to normalize");
   }
+  checkStructure(source, fileName);
 }
 
 int countLines(std::string_view text) {
@@ -41,6 +109,7 @@ Normalized runPipeline(std::string_view source, const std::string& fileName,
   checkInput(source, fileName);
   const internal::PreprocessedText preprocessed =
       internal::runPreprocessorPass(source, fileName, resources);
+  checkStructure(preprocessed.text, fileName, &preprocessed.originalLine);  // macros expanded
   RenamedText renamed = internal::runRenamePass(preprocessed.text, fileName, resources);
   if (renamed.functionDefinitions == 0) {
     if (renamed.firstError) {

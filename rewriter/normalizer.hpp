@@ -11,6 +11,11 @@ namespace deeptune::rewriter {
 
 /// Inputs larger than this are rejected (a kernel file is kilobytes; this guards memory and time).
 constexpr std::size_t kMaxInputBytes = 4u << 20;
+/// Deeper nesting of ( [ { is rejected (Clang's own bracket limit; deep input overflowed stacks).
+constexpr int kMaxNesting = 256;
+/// Longer statements are rejected, before and after preprocessing: Clang and clang-format work
+/// superlinearly on long expression chains (the paper's longest statement has 4,253 tokens).
+constexpr int kMaxStatementTokens = 8192;
 
 /// A kernel defined in a file: its name in the input and in the whole-file normalized text.
 struct KernelName {

@@ -87,6 +87,42 @@ TEST_CASE("input over the size limit is rejected", "[rewriter][errors]") {
              Catch::StartsWith("bad.cl:1:1: input is") && Catch::Contains("MiB limit"));
 }
 
+TEST_CASE("deep nesting and long chains are refused with their position, not a crash",
+          "[rewriter][errors]") {
+  // Each of these overflowed the stack (50,000 terms, 100,000 brackets) or took minutes (5,000
+  // terms, 30,000 braces) before the structural bounds.
+  const auto repeat = [](const std::string& text, size_t n) {
+    std::string out;
+    for (size_t i = 0; i < n; ++i) out += text;
+    return out;
+  };
+  const std::string head = "__kernel void A(__global int* a) {\n";
+  struct Case {
+    std::string source;
+    const char* message;
+  };
+  const Case cases[] = {
+      {head + "  a[0] = 1" + repeat("+1", 49999) + ";\n}\n",
+       "bad.cl:1:35: a statement of more than 8192 tokens"},
+      {head + "  a[0] = 1" + repeat("+1", 4999) + ";\n}\n", "a statement of more than 8192"},
+      {head + repeat("{", 30000) + repeat("}", 30000) + "\n}\n",
+       "bad.cl:2:256: brackets nested deeper than 256 levels"},
+      {head + "  a[0] = " + repeat("(", 100000) + "1" + repeat(")", 100000) + ";\n}\n",
+       "brackets nested deeper than 256"},
+      // After macro expansion: a short file whose macros build a long chain.
+      {"#define T1 1+1+1+1+1+1+1+1\n#define T2 T1+T1+T1+T1+T1+T1+T1+T1\n"
+       "#define T3 T2+T2+T2+T2+T2+T2+T2+T2\n#define T4 T3+T3+T3+T3+T3+T3+T3+T3\n" +
+           head + "  a[0] = T4;\n}\n",
+       "bad.cl:5:35: a statement of more than 8192 tokens"},
+  };
+  for (const Case& c : cases) {
+    const RewriteError error = rewriteError(c.source);
+    CHECK_THAT(error.what(), Catch::Contains(c.message));
+  }
+  // The paper's longest statement (4,253 tokens, shoc S3D) is within the bound: the fixed-point
+  // test normalizes it.
+}
+
 TEST_CASE("mutated paper kernels never crash the rewriter", "[rewriter][errors]") {
   // Truncations and random ASCII insertions: each must give text or a RewriteError, nothing else.
   const auto rows =
