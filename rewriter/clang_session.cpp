@@ -6,6 +6,7 @@
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -14,6 +15,9 @@
 #include <functional>
 #include <stdexcept>
 #include <vector>
+
+#include "data/data_error.hpp"
+#include "data/file_io.hpp"
 
 namespace deeptune::rewriter {
 extern const char* const kOpenClShimText;  // rewriter/shim/opencl_shim.h, embedded at build time
@@ -55,11 +59,86 @@ std::unique_ptr<clang::CompilerInstance> makeInstance(const std::vector<std::str
   return instance;
 }
 
+/// The user's cache folder for the shim PCH ($DEEPTUNE_CACHE_DIR, $XDG_CACHE_HOME/deeptune,
+/// ~/.cache/deeptune), or "" without any of these variables.
+fs::path userCacheDirectory() {
+  if (const char* dir = std::getenv("DEEPTUNE_CACHE_DIR"); dir != nullptr && *dir != '\0') {
+    return fs::path(dir);
+  }
+  if (const char* dir = std::getenv("XDG_CACHE_HOME"); dir != nullptr && *dir != '\0') {
+    return fs::path(dir) / "deeptune";
+  }
+  if (const char* dir = std::getenv("HOME"); dir != nullptr && *dir != '\0') {
+    return fs::path(dir) / ".cache" / "deeptune";
+  }
+  return {};
+}
+
+/// Whether `dir` is a real folder (not a link) owned by this user that no one else may write.
+bool isPrivateDirectory(const fs::path& dir) {
+  struct stat info {};
+  return ::lstat(dir.c_str(), &info) == 0 && S_ISDIR(info.st_mode) && info.st_uid == ::getuid() &&
+         (info.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/// Removes the per-process cache folder at exit (see cacheDirectory).
+fs::path& processCacheDirectory() {
+  static fs::path dir;
+  return dir;
+}
+
+/// Where the shim PCH lives: the user's cache folder when it is private (created 0700 if missing),
+/// else a fresh private folder for this process only (mkdtemp), removed at exit: a folder someone
+/// else created or can write (a shared /tmp, no HOME) is never trusted.
 fs::path cacheDirectory() {
-  if (const char* dir = std::getenv("DEEPTUNE_CACHE_DIR")) return dir;
-  if (const char* dir = std::getenv("XDG_CACHE_HOME")) return fs::path(dir) / "deeptune";
-  if (const char* dir = std::getenv("HOME")) return fs::path(dir) / ".cache" / "deeptune";
-  return fs::temp_directory_path() / ("deeptune-" + std::to_string(::getuid()));
+  const fs::path user = userCacheDirectory();
+  if (!user.empty()) {
+    std::error_code ec;
+    fs::create_directories(user.parent_path(), ec);
+    ::mkdir(user.c_str(), 0700);
+    if (isPrivateDirectory(user)) return user;
+  }
+  fs::path& own = processCacheDirectory();
+  if (own.empty()) {
+    std::string pattern = (fs::temp_directory_path() / "deeptune-pch-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw std::runtime_error("cannot create a private folder for the shim PCH in " +
+                               fs::temp_directory_path().string());
+    }
+    own = pattern;
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(processCacheDirectory(), ec);
+    });
+  }
+  return own;
+}
+
+/// FNV-1a 64 of a file's bytes, "" if it cannot be read (a missing or unreadable PCH).
+std::string fileChecksum(const fs::path& path) {
+  try {
+    const std::string bytes = data::readFileBytes(path.string(), size_t{1} << 30);
+    uint64_t hash = 1469598103934665603ull;
+    for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    return hex;
+  } catch (const data::DataError&) {
+    return "";
+  }
+}
+
+/// Whether the cached shim header and PCH are whole: the header holds the shim's text and the PCH
+/// the bytes its checksum file recorded when it was built (a truncated or corrupt PCH, e.g. from a
+/// full disk, is rebuilt instead of failing every later run).
+bool cachedPchIsIntact(const fs::path& header, const fs::path& pch, const fs::path& sum) {
+  try {
+    if (data::readFileBytes(header.string(), size_t{1} << 20) != kOpenClShimText) return false;
+    const std::string recorded = data::readFileBytes(sum.string(), 64);
+    return !recorded.empty() && recorded == fileChecksum(pch);
+  } catch (const data::DataError&) {
+    return false;
+  }
 }
 
 /// A key that changes when the shim, the Clang version or the installed libclc changes.
@@ -79,31 +158,34 @@ std::string buildShimPch() {
   const std::string key = pchKey();
   const fs::path header = dir / ("opencl-shim-" + key + ".h");
   const fs::path pch = dir / ("opencl-shim-" + key + ".pch");
-  std::error_code ec;
-  if (fs::exists(pch, ec) && fs::exists(header, ec)) return pch.string();
-  fs::create_directories(dir, ec);
-  const std::string suffix = ".tmp" + std::to_string(::getpid());
+  const fs::path sum = dir / ("opencl-shim-" + key + ".pch.fnv1a64");
+  if (cachedPchIsIntact(header, pch, sum)) return pch.string();
   // The header must stay on disk beside the PCH: Clang validates the PCH against it.
-  if (!fs::exists(header, ec)) {
-    std::ofstream out(header.string() + suffix, std::ios::binary);
-    out << kOpenClShimText;
-    out.close();
-    if (!out) throw std::runtime_error("cannot write the shim header in " + dir.string());
-    fs::rename(header.string() + suffix, header, ec);
+  try {
+    data::writeFileAtomically(header.string(), kOpenClShimText);
+  } catch (const data::OutputError& e) {
+    throw std::runtime_error(std::string("cannot write the shim header: ") + e.what());
   }
+  const std::string temporary = pch.string() + ".tmp" + std::to_string(::getpid());
   ErrorCollector errors;
   std::vector<std::string> arguments = baseArguments();
   arguments.insert(arguments.end(),
-                   {"-emit-pch", "-x", "cl-header", "-o", pch.string() + suffix, header.string()});
+                   {"-emit-pch", "-x", "cl-header", "-o", temporary, header.string()});
   auto instance = makeInstance(arguments, errors);
   clang::GeneratePCHAction action;
+  std::error_code ec;
   if (!instance->ExecuteAction(action) || errors.firstError()) {
-    fs::remove(pch.string() + suffix, ec);
+    fs::remove(temporary, ec);
     throw std::runtime_error("cannot build the OpenCL shim PCH in " + dir.string() +
                              (errors.firstError() ? ": " + errors.firstError()->message : ""));
   }
-  fs::rename(pch.string() + suffix, pch, ec);
+  fs::rename(temporary, pch, ec);
   if (ec) throw std::runtime_error("cannot store the shim PCH: " + ec.message());
+  try {
+    data::writeFileAtomically(sum.string(), fileChecksum(pch));
+  } catch (const data::OutputError& e) {
+    throw std::runtime_error(std::string("cannot store the shim PCH checksum: ") + e.what());
+  }
   return pch.string();
 }
 

@@ -98,3 +98,39 @@ TEST_CASE("cli rewrite --help and deeptune --help describe the command", "[cli][
   CHECK(top.exitCode == 0);
   CHECK_THAT(top.out, Contains("rewrite") && Contains("tokenize") && Contains("vocab"));
 }
+
+TEST_CASE("cli rewrite: a corrupt cached PCH is rebuilt; a shared cache folder is not used",
+          "[cli][rewrite]") {
+  ScratchDir dir("deeptune-cli-rewrite-cache");
+  const std::string kernel = deeptune::test::sourceDir() + "/kernels/saxpy.cl";
+  const std::string cache = (dir.path / "cache").string();
+  const std::string env = "XDG_CACHE_HOME='" + cache + "' ";
+  const auto first = runCli("rewrite '" + kernel + "'");
+  REQUIRE(first.exitCode == 0);
+  const auto run = [&](const std::string& prefix) {
+    const std::string out = (dir.path / "out").string(), err = (dir.path / "err").string();
+    const int status = std::system((prefix + "'" + deeptune::test::cliPath() + "' rewrite '" +
+                                    kernel + "' >'" + out + "' 2>'" + err + "'")
+                                       .c_str());
+    INFO(readWholeFile(err));
+    CHECK(WEXITSTATUS(status) == 0);
+    CHECK(readWholeFile(out) == first.out);
+  };
+  run(env);
+  std::string pch;
+  for (const auto& entry : std::filesystem::directory_iterator(cache + "/deeptune")) {
+    if (entry.path().extension() == ".pch") pch = entry.path().string();
+  }
+  REQUIRE(!pch.empty());
+  const auto size = std::filesystem::file_size(pch);
+  std::filesystem::resize_file(pch, 1000);  // a full disk cut it short
+  run(env);
+  CHECK(std::filesystem::file_size(pch) == size);  // rebuilt
+
+  // A cache folder others may write is not trusted: nothing is written in it.
+  const std::string shared = (dir.path / "shared").string();
+  std::filesystem::create_directories(shared + "/deeptune");
+  std::filesystem::permissions(shared + "/deeptune", std::filesystem::perms::all);
+  run("XDG_CACHE_HOME='" + shared + "' ");
+  CHECK(std::filesystem::is_empty(shared + "/deeptune"));
+}

@@ -36,7 +36,8 @@ class ErrorCollector : public clang::DiagnosticConsumer {
 };
 
 /// Path of the precompiled shim header, built on first use (thread-safe) in the cache folder:
-/// $DEEPTUNE_CACHE_DIR, else $XDG_CACHE_HOME/deeptune, else $HOME/.cache/deeptune, else /tmp.
+/// $DEEPTUNE_CACHE_DIR, else $XDG_CACHE_HOME/deeptune, else $HOME/.cache/deeptune, when private
+/// to the user; else a private folder of this process (see clang_session.cpp).
 /// Throws std::runtime_error if it cannot be built.
 const std::string& shimPchPath();
 
