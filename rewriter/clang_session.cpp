@@ -6,6 +6,7 @@
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -213,8 +214,30 @@ void ErrorCollector::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
   first_ = std::move(error);
 }
 
+namespace {
+
+/// The real file system, except that only regular files can be opened: an `#include` of a FIFO
+/// or a device fails at once with Clang's own "cannot open" error instead of blocking forever
+/// (or reading /dev/zero without end).
+class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
+ public:
+  RegularFilesOnly() : ProxyFileSystem(llvm::vfs::getRealFileSystem()) {}
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(
+      const llvm::Twine& path) override {
+    const std::string name = path.str();
+    struct stat info {};
+    if (::stat(name.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+      return std::make_error_code(std::errc::permission_denied);
+    }
+    return ProxyFileSystem::openFileForRead(path);
+  }
+};
+
+}  // namespace
+
 ClangResources::ClangResources()
-    : files_(new clang::FileManager(clang::FileSystemOptions())),
+    : files_(new clang::FileManager(clang::FileSystemOptions(),
+                                    llvm::makeIntrusiveRefCnt<RegularFilesOnly>())),
       moduleCache_(new clang::InMemoryModuleCache()) {}
 
 const std::string& shimPchPath() {

@@ -1,4 +1,5 @@
 // Rewriter errors: every bad input of SPEC.md §1 gets a RewriteError naming file:line:col.
+#include <sys/stat.h>
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -7,6 +8,7 @@
 #include "data/datasets.hpp"
 #include "rewriter/normalizer.hpp"
 #include "rewriter/rewrite_error.hpp"
+#include "tests/scratch_dir.hpp"
 #include "tests/test_paths.hpp"
 
 namespace {
@@ -153,4 +155,22 @@ TEST_CASE("mutated paper kernels never crash the rewriter", "[rewriter][errors]"
   CHECK(normalized + rejected == 240);
   CHECK(normalized > 0);
   CHECK(rejected > 0);
+}
+
+TEST_CASE("an #include of a FIFO or a device fails at once instead of blocking",
+          "[rewriter][errors]") {
+  deeptune::test::ScratchDir dir("deeptune-rewrite-fifo");
+  const std::string fifo = (dir.path / "fifo.h").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const Normalizer normalizer;
+  const std::string body = "__kernel void A(__global int* a) {\n  a[0] = 1;\n}\n";
+  for (const std::string& include : {std::string("fifo.h"), std::string("/dev/zero")}) {
+    INFO(include);
+    try {
+      normalizer.normalize("#include \"" + include + "\"\n" + body, (dir.path / "k.cl").string());
+      FAIL("no error");
+    } catch (const RewriteError& error) {
+      CHECK_THAT(error.what(), Catch::Contains("k.cl:1:10: cannot open file"));
+    }
+  }
 }
