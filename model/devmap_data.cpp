@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "data/checksum.hpp"
 #include "tokenizer/sequence.hpp"
 
 namespace deeptune::model {
@@ -53,10 +54,9 @@ std::vector<Example> devmapExamples(const std::vector<data::DevmapRow>& rows,
 }
 
 std::string devmapFingerprint(const std::vector<data::DevmapRow>& rows) {
-  uint64_t hash = 1469598103934665603ull;
+  uint64_t hash = data::kFnv1a64Basis;
   auto mix = [&hash](const std::string& text) {
-    for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
-    hash = (hash ^ 0xffu) * 1099511628211ull;  // field separator
+    hash = data::fnv1a64("\xff", data::fnv1a64(text, hash));  // field separator
   };
   for (const auto& row : rows) {
     mix(row.benchmark);
@@ -66,9 +66,7 @@ std::string devmapFingerprint(const std::vector<data::DevmapRow>& rows) {
     mix(std::to_string(row.wgsize));
     mix(row.src);
   }
-  char text[32];
-  std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(hash));
-  return text;
+  return "fnv1a64:" + data::hex64(hash);
 }
 
 }  // namespace deeptune::model

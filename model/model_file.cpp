@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "data/checksum.hpp"
 #include "data/data_error.hpp"
 #include "data/file_io.hpp"
 #include "model/internal/model_state.hpp"
@@ -18,18 +19,6 @@ namespace {
 
 constexpr const char* kMagic = "DEEPTUNE-MODEL";
 constexpr int kFormatVersion = 2;
-
-uint64_t fnv1a(const std::string& bytes) {
-  uint64_t hash = 1469598103934665603ull;
-  for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ull;
-  return hash;
-}
-
-std::string hex(uint64_t value) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
-  return text;
-}
 
 /// The inputs a task's model takes, declared once by name, type and shape.
 nlohmann::json declaredInputs(const ModelInfo& info) {
@@ -51,7 +40,7 @@ std::vector<std::string> expectedAuxInputs(const std::string& task) {
 /// The first line: magic, format version and the checksum of everything after the line.
 std::string magicLine(const std::string& rest) {
   return std::string(kMagic) + " " + std::to_string(kFormatVersion) +
-         " fnv1a64=" + hex(fnv1a(rest)) + "\n";
+         " fnv1a64=" + data::hex64(data::fnv1a64(rest)) + "\n";
 }
 
 /// Checks what the checksum cannot: that the metadata makes sense for a network this program

@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "data/checksum.hpp"
 #include "data/data_error.hpp"
 #include "data/file_io.hpp"
 
@@ -118,12 +119,7 @@ fs::path cacheDirectory() {
 /// FNV-1a 64 of a file's bytes, "" if it cannot be read (a missing or unreadable PCH).
 std::string fileChecksum(const fs::path& path) {
   try {
-    const std::string bytes = data::readFileBytes(path.string(), size_t{1} << 30);
-    uint64_t hash = 1469598103934665603ull;
-    for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ull;
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
-    return hex;
+    return data::hex64(data::fnv1a64(data::readFileBytes(path.string(), size_t{1} << 30)));
   } catch (const data::DataError&) {
     return "";
   }

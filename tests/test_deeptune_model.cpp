@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 
+#include "data/checksum.hpp"
 #include "data/datasets.hpp"
 #include "model/deeptune_model.hpp"
 #include "model/devmap_data.hpp"
@@ -203,12 +204,8 @@ TEST_CASE("save -> load gives identical predictions; bad files are rejected", "[
   const auto resealed = [](std::string file, const std::string& from, const std::string& to) {
     file.replace(file.find(from), from.size(), to);
     const std::string rest = file.substr(file.find('\n') + 1);
-    uint64_t hash = 1469598103934665603ull;
-    for (unsigned char c : rest) hash = (hash ^ c) * 1099511628211ull;
-    char magic[64];
-    std::snprintf(magic, sizeof magic, "DEEPTUNE-MODEL 2 fnv1a64=%016llx\n",
-                  static_cast<unsigned long long>(hash));
-    return magic + rest;
+    return "DEEPTUNE-MODEL 2 fnv1a64=" + deeptune::data::hex64(deeptune::data::fnv1a64(rest)) +
+           "\n" + rest;
   };
   rejects(resealed(bytes, "\"task\":\"devmap\"", "\"task\":\"coarse\""),
           "do not match task 'coarse'");

@@ -265,11 +265,11 @@ int runMeasure(const Args& args) {
     runtime::MeasureRequest request;
     request.source = job.source;
     request.kernels = job.kernels;
+    const std::vector<std::string> scanned = runtime::scanKernelNames(job.source);
     // A CSV source with one kernel (the paper's extracts) is reported under its names alone.
-    const bool singleKernel = runtime::scanKernelNames(job.source).size() <= 1;
+    const bool singleKernel = scanned.size() <= 1;
     // Resuming: only the sizes some of the job's rows still lack.
-    const std::vector<std::string> kernelNames =
-        job.kernels.empty() ? runtime::scanKernelNames(job.source) : job.kernels;
+    const std::vector<std::string>& kernelNames = job.kernels.empty() ? scanned : job.kernels;
     for (size_t gsize : gsizes) {
       bool missing = kernelNames.empty();
       for (const std::string& k : kernelNames) {
