@@ -10,11 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <stdexcept>
+#include <system_error>
 #include <vector>
 
 #include "data/checksum.hpp"
@@ -41,9 +43,9 @@ std::vector<std::string> baseArguments() {
           "0"};
 }
 
-std::unique_ptr<clang::CompilerInstance> makeInstance(const std::vector<std::string>& arguments,
-                                                      clang::DiagnosticConsumer& consumer,
-                                                      ClangResources* resources = nullptr) {
+std::unique_ptr<clang::CompilerInstance> makeInstance(
+    const std::vector<std::string>& arguments, clang::DiagnosticConsumer& consumer,
+    clang::FileManager* files = nullptr, clang::InMemoryModuleCache* modules = nullptr) {
   std::vector<const char*> argv;
   for (const auto& argument : arguments) argv.push_back(argument.c_str());
   auto invocation = std::make_shared<clang::CompilerInvocation>();
@@ -51,11 +53,10 @@ std::unique_ptr<clang::CompilerInstance> makeInstance(const std::vector<std::str
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> options(new clang::DiagnosticOptions());
   clang::DiagnosticsEngine argumentDiagnostics(ids, options, &consumer, false);
   clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argumentDiagnostics);
-  auto instance =
-      std::make_unique<clang::CompilerInstance>(std::make_shared<clang::PCHContainerOperations>(),
-                                                resources ? &resources->moduleCache() : nullptr);
+  auto instance = std::make_unique<clang::CompilerInstance>(
+      std::make_shared<clang::PCHContainerOperations>(), modules);
   instance->setInvocation(std::move(invocation));
-  if (resources) instance->setFileManager(&resources->files());
+  if (files != nullptr) instance->setFileManager(files);
   instance->getDiagnosticOpts().ShowCarets = false;  // also silences "N errors generated."
   instance->createDiagnostics(&consumer, /*ShouldOwnClient=*/false);
   return instance;
@@ -212,29 +213,88 @@ void ErrorCollector::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
 
 namespace {
 
-/// The real file system, except that only regular files can be opened: an `#include` of a FIFO
-/// or a device fails at once with Clang's own "cannot open" error instead of blocking forever
-/// (or reading /dev/zero without end).
-class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
+/// `path` with links and dots resolved, "" if it does not exist.
+std::string resolvedPath(const std::string& path) {
+  char* resolved = ::realpath(path.c_str(), nullptr);
+  if (resolved == nullptr) return "";
+  std::string result(resolved);
+  std::free(resolved);
+  return result;
+}
+
+/// Why GuardedFileSystem refused a file, as Clang prints it after "cannot open file 'NAME': ".
+enum class Refusal { kNotRegular = 1, kOutside };
+
+class RefusalCategory : public std::error_category {
  public:
-  RegularFilesOnly() : ProxyFileSystem(llvm::vfs::getRealFileSystem()) {}
+  const char* name() const noexcept override { return "deeptune-include"; }
+  std::string message(int code) const override {
+    return code == static_cast<int>(Refusal::kNotRegular)
+               ? "not a regular file"
+               : "outside the kernel file's folder (and libclc's headers)";
+  }
+};
+
+std::error_code refusal(Refusal why) {
+  static const RefusalCategory category;
+  return {static_cast<int>(why), category};
+}
+
+/// The real file system, except that Clang may open only regular files (an `#include` of a FIFO
+/// or a device fails at once instead of blocking forever or reading /dev/zero without end), and
+/// only inside the given folders (an `#include "../../etc/hostname"` or one through a link that
+/// leads out fails instead of copying another file's text into the output).
+class GuardedFileSystem : public llvm::vfs::ProxyFileSystem {
+ public:
+  explicit GuardedFileSystem(const std::vector<std::string>& folders)
+      : ProxyFileSystem(llvm::vfs::getRealFileSystem()) {
+    for (const std::string& folder : folders) {
+      std::string root = resolvedPath(folder);
+      if (root.empty()) continue;
+      if (root.back() != '/') root.push_back('/');
+      roots_.push_back(std::move(root));
+    }
+  }
+
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(
       const llvm::Twine& path) override {
     const std::string name = path.str();
+    const std::string resolved = resolvedPath(name);
+    if (resolved.empty()) return ProxyFileSystem::openFileForRead(path);  // Clang's own error
     struct stat info {};
-    if (::stat(name.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
-      return std::make_error_code(std::errc::permission_denied);
+    if (::stat(resolved.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+      return refusal(Refusal::kNotRegular);
     }
-    return ProxyFileSystem::openFileForRead(path);
+    if (!isInside(resolved)) return refusal(Refusal::kOutside);
+    return ProxyFileSystem::openFileForRead(resolved);
   }
+
+ private:
+  bool isInside(const std::string& resolved) const {
+    return std::any_of(roots_.begin(), roots_.end(), [&](const std::string& root) {
+      return resolved.compare(0, root.size(), root) == 0;
+    });
+  }
+
+  std::vector<std::string> roots_;
 };
 
 }  // namespace
 
-ClangResources::ClangResources()
-    : files_(new clang::FileManager(clang::FileSystemOptions(),
-                                    llvm::makeIntrusiveRefCnt<RegularFilesOnly>())),
-      moduleCache_(new clang::InMemoryModuleCache()) {}
+ClangResources::ClangResources() : moduleCache_(new clang::InMemoryModuleCache()) {}
+
+clang::FileManager& ClangResources::filesFor(const std::string& fileName) {
+  std::string folder = fs::path(fileName).parent_path().string();
+  if (folder.empty()) folder = ".";
+  if (!files_ || folder != folder_) {
+    const std::vector<std::string> allowed = {folder, DEEPTUNE_LIBCLC_INCLUDE_DIR,
+                                              fs::path(shimPchPath()).parent_path().string()};
+    files_ = new clang::FileManager(clang::FileSystemOptions(),
+                                    llvm::makeIntrusiveRefCnt<GuardedFileSystem>(allowed));
+    folder_ = folder;
+  }
+  return *files_;
+}
 
 const std::string& shimPchPath() {
   static const std::string path = buildShimPch();
@@ -247,7 +307,8 @@ std::unique_ptr<clang::CompilerInstance> makeCompilerInstance(std::string_view s
                                                               ClangResources& resources) {
   std::vector<std::string> arguments = baseArguments();
   arguments.insert(arguments.end(), {"-x", "cl", "-include-pch", shimPchPath(), fileName});
-  auto instance = makeInstance(arguments, errors, &resources);
+  auto instance =
+      makeInstance(arguments, errors, &resources.filesFor(fileName), &resources.moduleCache());
   // The PCH's file name already changes with the shim, Clang and libclc (pchKey), so skip
   // re-validating its inputs (a stat of every libclc header per parse).
   instance->getPreprocessorOpts().DisablePCHOrModuleValidation =

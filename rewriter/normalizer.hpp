@@ -17,6 +17,12 @@ constexpr int kMaxNesting = 256;
 /// superlinearly on long expression chains (the paper's longest statement has 4,253 tokens).
 constexpr int kMaxStatementTokens = 8192;
 
+/// A macro expansion estimated to produce more tokens than this is rejected before Clang performs
+/// it, as are files whose expansions add up to more than kMaxPreprocessedTokens: exponential
+/// macros would otherwise take unbounded time and memory.
+constexpr std::size_t kMaxExpansionTokens = std::size_t{1} << 20;
+constexpr std::size_t kMaxPreprocessedTokens = std::size_t{1} << 22;
+
 /// A kernel defined in a file: its name in the input and in the whole-file normalized text.
 struct KernelName {
   std::string original;

@@ -5,17 +5,20 @@
 #include <clang/Frontend/Utils.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "rewriter/internal/macro_budget.hpp"
 #include "rewriter/internal/passes.hpp"
 #include "rewriter/rewrite_error.hpp"
 
 namespace deeptune::rewriter::internal {
 namespace {
 
-/// Prints the preprocessed main file. An AST action (not a preprocessor-only one) so that the
-/// shim PCH is loaded instead of re-lexing the libclc headers for every kernel.
+/// Prints the preprocessed main file, its macro expansions bounded by a MacroBudget. An AST
+/// action (not a preprocessor-only one) so that the shim PCH is loaded instead of re-lexing the
+/// libclc headers for every kernel.
 class PrintWithPchAction : public clang::ASTFrontendAction {
  public:
-  explicit PrintWithPchAction(std::string& output) : output_(output) {}
+  PrintWithPchAction(std::string& output, std::optional<MacroOverrun>& overrun)
+      : output_(output), overrun_(overrun) {}
 
  protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
@@ -23,16 +26,20 @@ class PrintWithPchAction : public clang::ASTFrontendAction {
     return std::make_unique<clang::ASTConsumer>();
   }
   void ExecuteAction() override {
+    clang::Preprocessor& preprocessor = getCompilerInstance().getPreprocessor();
+    preprocessor.addPPCallbacks(std::make_unique<MacroBudget>(preprocessor, kMaxExpansionTokens,
+                                                              kMaxPreprocessedTokens, overrun_));
     clang::PreprocessorOutputOptions options;
     options.ShowCPP = 1;
     options.ShowLineMarkers = 1;
     llvm::raw_string_ostream stream(output_);
-    clang::DoPrintPreprocessedInput(getCompilerInstance().getPreprocessor(), &stream, options);
+    clang::DoPrintPreprocessedInput(preprocessor, &stream, options);
     stream.flush();
   }
 
  private:
   std::string& output_;
+  std::optional<MacroOverrun>& overrun_;
 };
 
 /// Parses a line marker `# N "file" ...`; returns N if it names `fileName`, 0 otherwise.
@@ -57,8 +64,10 @@ PreprocessedText runPreprocessorPass(std::string_view source, const std::string&
   ErrorCollector errors;
   auto instance = makeCompilerInstance(source, fileName, errors, resources);
   std::string printed;
-  PrintWithPchAction action(printed);
+  std::optional<MacroOverrun> overrun;
+  PrintWithPchAction action(printed, overrun);
   const bool ran = instance->ExecuteAction(action);
+  if (overrun) throw RewriteError(fileName, overrun->line, overrun->column, overrun->message);
   if (errors.sawFatal() || !ran) {
     const ClangError error =
         errors.firstError().value_or(ClangError{fileName, 1, 1, "cannot preprocess", true});

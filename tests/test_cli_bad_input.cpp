@@ -26,6 +26,13 @@ TEST_CASE("cli bad input: every command, the usual mistakes", "[cli][bad-input]"
   const std::string badCsv = dir.file("bad.csv", "x,y\n1,2\n");
   const std::string textCsv = dir.file("text.csv", "not,a\n\"broken\n");
   const std::string missing = d + "/absent";
+  std::string exponential = "#define A(x) x x\n__kernel void k(__global int* a) { a[0] = ";
+  for (int i = 0; i < 40; ++i) exponential += "A(";
+  exponential += "1" + std::string(40, ')') + "; }\n";
+  const std::string macroBomb = dir.file("bomb.cl", exponential);
+  std::filesystem::create_directories(dir.path / "inner");
+  const std::string escape = dir.file(
+      "inner/escape.cl", "#include \"../k.cl\"\n__kernel void e(__global int* a) { a[0] = 2; }\n");
   struct Case {
     std::string arguments;
     const char* message;  ///< a part of the one-line error
@@ -43,6 +50,10 @@ TEST_CASE("cli bad input: every command, the usual mistakes", "[cli][bad-input]"
       {"predict '" + empty + "' --dsize 1 --wgsize 1", "empty input"},
       {"measure '" + missing + ".cl' --gsize 64 -o '" + d + "/o.csv'", "cannot open file"},
       {"validate '" + missing + ".cl' --gsize 64", "cannot open file"},
+      // Kernels that would make the rewriter hang or read what is not theirs.
+      {"rewrite '" + macroBomb + "'", "macro 'A' expands to more than"},
+      {"predict '" + macroBomb + "' --dsize 1 --wgsize 1", "macro 'A' expands to more than"},
+      {"rewrite '" + escape + "'", "outside the kernel file's folder"},
       // CSV inputs: missing, wrong header, broken quoting.
       {"train --data '" + missing + ".csv' -o '" + d + "/m.model'", "cannot open file"},
       {"train --data '" + badCsv + "' -o '" + d + "/m.model'", "bad.csv:1:"},

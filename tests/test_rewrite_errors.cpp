@@ -2,6 +2,8 @@
 #include <sys/stat.h>
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <filesystem>
 #include <random>
 #include <string>
 
@@ -170,7 +172,79 @@ TEST_CASE("an #include of a FIFO or a device fails at once instead of blocking",
       normalizer.normalize("#include \"" + include + "\"\n" + body, (dir.path / "k.cl").string());
       FAIL("no error");
     } catch (const RewriteError& error) {
-      CHECK_THAT(error.what(), Catch::Contains("k.cl:1:10: cannot open file"));
+      CHECK_THAT(error.what(), Catch::Contains("k.cl:1:10: cannot open file") &&
+                                   Catch::Contains("not a regular file"));
     }
   }
+}
+
+TEST_CASE("an #include that leads out of the kernel's folder is refused, not copied",
+          "[rewriter][errors]") {
+  // Before: `#include "../../etc/hostname"` copied that file's text into the output.
+  deeptune::test::ScratchDir dir("deeptune-rewrite-outside");
+  std::filesystem::create_directories(dir.path / "kernels" / "inner");
+  dir.file("secret.h", "int secret_value;\n");
+  dir.file("kernels/inner/ok.h", "#define ONE 1\n");
+  std::filesystem::create_symlink(dir.path / "secret.h", dir.path / "kernels" / "link.h");
+  const Normalizer normalizer;
+  const std::string body = "__kernel void A(__global int* a) {\n  a[0] = 1;\n}\n";
+  const std::string kernel = (dir.path / "kernels" / "k.cl").string();
+  for (const std::string& include :
+       {std::string("../secret.h"), std::string("link.h"), (dir.path / "secret.h").string(),
+        std::string("/etc/hostname")}) {
+    INFO(include);
+    try {
+      const std::string out = normalizer.normalize("#include \"" + include + "\"\n" + body, kernel);
+      FAIL("no error: " + out);
+    } catch (const RewriteError& error) {
+      CHECK_THAT(error.what(), Catch::Contains("k.cl:1:10: cannot open file") &&
+                                   Catch::Contains("outside the kernel file's folder"));
+    }
+  }
+  // Headers inside the folder still work.
+  const std::string inside = normalizer.normalize(
+      "#include \"inner/ok.h\"\n"
+      "__kernel void A(__global int* a) {\n  a[0] = ONE;\n}\n",
+      kernel);
+  CHECK_THAT(inside, Catch::Contains("a[0] = 1;"));
+}
+
+TEST_CASE("exponential macros are refused in seconds, before Clang expands them",
+          "[rewriter][errors]") {
+  // Before: each of these grew without bound (2^36 and 2^32 tokens) and never answered.
+  std::string nested = "#define A(x) x x\n__kernel void K(__global int* a) { a[0] = ";
+  for (int i = 0; i < 36; ++i) nested += "A(";
+  nested += "1";
+  for (int i = 0; i < 36; ++i) nested += ")";
+  nested += "; }\n";
+  std::string chain = "#define B0 1+\n";
+  for (int i = 1; i <= 32; ++i) {
+    chain += "#define B" + std::to_string(i) + " B" + std::to_string(i - 1) + " B" +
+             std::to_string(i - 1) + "\n";
+  }
+  chain += "__kernel void K(__global int* a) { a[0] = B32 1; }\n";
+  const std::string inBodies =
+      "#define D(x) x x\n#define E(x) D(D(D(D(x))))\n#define F(x) E(E(E(E(x))))\n"
+      "#define G(x) F(F(x))\n__kernel void K(__global int* a) { a[0] = G(1+) 1; }\n";
+  struct Case {
+    std::string source;
+    std::string message;
+  };
+  const Case cases[] = {
+      {nested, "bad.cl:2:43: macro 'A' expands to more than"},
+      {chain, "bad.cl:34:43: macro 'B32' expands to more than"},
+      {inBodies, "bad.cl:5:43: macro 'G' expands to more than"},
+  };
+  for (const Case& c : cases) {
+    const auto start = std::chrono::steady_clock::now();
+    const RewriteError error = rewriteError(c.source);
+    CHECK_THAT(error.what(), Catch::Contains(c.message));
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+  }
+  // Ordinary macro use (a few levels, small arguments) is untouched.
+  const Normalizer normalizer;
+  CHECK_THAT(normalizer.normalize("#define TWICE(x) ((x) + (x))\n#define FOUR(x) TWICE(TWICE(x))\n"
+                                  "__kernel void K(__global int* a) { a[0] = FOUR(a[1]); }\n",
+                                  "ok.cl"),
+             Catch::Contains("a[0] = ((((a[1]) + (a[1]))) + (((a[1]) + (a[1]))));"));
 }

@@ -43,15 +43,18 @@ const std::string& shimPchPath();
 
 /// Clang state that parses of one thread share: file-system lookups (a stat cache: the PCH lists
 /// ~300 libclc headers) and the loaded PCH buffer. Not thread-safe; one per Normalizer.
-/// Included files are looked up once per instance: edits to them during its life go unseen.
+/// Included files are looked up once per input folder: edits to them during its life go unseen.
 class ClangResources {
  public:
   ClangResources();
-  clang::FileManager& files() { return *files_; }
+  /// The file manager for parsing `fileName`: it opens regular files only, and only inside the
+  /// file's folder, libclc's headers and the shim cache (a new one when the folder changes).
+  clang::FileManager& filesFor(const std::string& fileName);
   clang::InMemoryModuleCache& moduleCache() { return *moduleCache_; }
 
  private:
   llvm::IntrusiveRefCntPtr<clang::FileManager> files_;
+  std::string folder_;
   llvm::IntrusiveRefCntPtr<clang::InMemoryModuleCache> moduleCache_;
 };
 
