@@ -58,30 +58,79 @@ class ExpansionEstimator {
         total = add(total, 1);
         continue;
       }
-      if (macro->isObjectLike()) {
-        total = add(total, expansion(*macro, {}, depth + 1));
+      std::size_t last = i;  // the last token this use of the macro takes
+      std::size_t size = 0;
+      const clang::MacroInfo* callee = nullptr;
+      if (!invocation(tokens, i, *macro, owner, sizes, depth, size, last, callee)) {
+        total = add(total, 1);  // a function-like name without '(': it stays as it is here
         continue;
       }
-      std::vector<TokenSpan> arguments;
-      const std::size_t close = splitArguments(tokens, i + 1, *macro, arguments);
-      if (close == 0) {  // no '(' follows, or no ')': the name stays as it is here
-        total = add(total, 1);
-        continue;
+      // An expansion that ends in a function-like macro's name takes the '(' that follows.
+      while (callee != nullptr) {
+        std::size_t calleeSize = 0;
+        const clang::MacroInfo* current = callee;
+        if (!invocation(tokens, last, *current, owner, sizes, depth, calleeSize, last, callee)) {
+          break;
+        }
+        size = add(size, calleeSize);
       }
-      std::vector<std::size_t> argumentSizes(macro->getNumParams(), 0);
-      for (std::size_t k = 0; k < arguments.size() && k < argumentSizes.size(); ++k) {
-        // Beside # or ## an argument is used unexpanded: count the larger of both forms.
-        argumentSizes[k] = std::max(sequence(arguments[k], owner, sizes, depth),
-                                    unexpanded(arguments[k], owner, sizes));
-      }
-      total = add(total, expansion(*macro, argumentSizes, depth + 1));
-      i = close;
+      total = add(total, size);
+      i = last;
     }
     return std::min(total, cap_ + 1);
   }
 
  private:
   std::size_t add(std::size_t a, std::size_t b) const { return std::min(a + b, cap_ + 1); }
+
+  /// The use of `macro` whose name is tokens[at] (its arguments follow for a function-like
+  /// macro): sets its expanded `size`, `last` (the index of its last token) and `callee` (the
+  /// function-like macro whose name ends the expansion, or null). False if a function-like macro
+  /// has no argument list there.
+  bool invocation(TokenSpan tokens, std::size_t at, const clang::MacroInfo& macro,
+                  const clang::MacroInfo* owner, const std::vector<std::size_t>& sizes, int depth,
+                  std::size_t& size, std::size_t& last, const clang::MacroInfo*& callee) {
+    if (macro.isObjectLike()) {
+      size = expansion(macro, {}, depth + 1);
+      last = at;
+      callee = trailingFunction(macro.tokens(), depth);
+      return true;
+    }
+    std::vector<TokenSpan> arguments;
+    const std::size_t close = splitArguments(tokens, at + 1, macro, arguments);
+    if (close == 0) return false;
+    std::vector<std::size_t> argumentSizes(macro.getNumParams(), 0);
+    for (std::size_t k = 0; k < arguments.size() && k < argumentSizes.size(); ++k) {
+      // Beside # or ## an argument is used unexpanded: count the larger of both forms.
+      argumentSizes[k] = std::max(sequence(arguments[k], owner, sizes, depth),
+                                  unexpanded(arguments[k], owner, sizes));
+    }
+    size = expansion(macro, argumentSizes, depth + 1);
+    last = close;
+    callee = nullptr;
+    if (!macro.tokens_empty()) {  // a body ending in a parameter ends in that argument
+      const clang::IdentifierInfo* name = macro.tokens().back().getIdentifierInfo();
+      const int parameter = name != nullptr ? macro.getParameterNum(name) : -1;
+      callee = parameter < 0 ? trailingFunction(macro.tokens(), depth)
+               : static_cast<std::size_t>(parameter) < arguments.size()
+                   ? trailingFunction(arguments[static_cast<std::size_t>(parameter)], depth)
+                   : nullptr;
+    }
+    return true;
+  }
+
+  /// The function-like macro whose name ends `tokens` once expanded (through object-like
+  /// macros), which an argument list after them would invoke; null if there is none.
+  const clang::MacroInfo* trailingFunction(TokenSpan tokens, int depth) {
+    for (int step = 0; step <= kMaxMacroDepth - depth && !tokens.empty(); ++step) {
+      const clang::IdentifierInfo* name = tokens.back().getIdentifierInfo();
+      const clang::MacroInfo* next = name != nullptr ? preprocessor_.getMacroInfo(name) : nullptr;
+      if (next == nullptr || !next->isEnabled()) return nullptr;
+      if (next->isFunctionLike()) return next;
+      tokens = next->tokens();
+    }
+    return nullptr;
+  }
 
   /// Tokens of `tokens` with parameters of `owner` replaced but no macro expanded.
   std::size_t unexpanded(TokenSpan tokens, const clang::MacroInfo* owner,

@@ -211,7 +211,7 @@ TEST_CASE("an #include that leads out of the kernel's folder is refused, not cop
 
 TEST_CASE("exponential macros are refused in seconds, before Clang expands them",
           "[rewriter][errors]") {
-  // Before: each of these grew without bound (2^36 and 2^32 tokens) and never answered.
+  // Before: each of these grew without bound (2^32 to 2^36 tokens) and never answered.
   std::string nested = "#define A(x) x x\n__kernel void K(__global int* a) { a[0] = ";
   for (int i = 0; i < 36; ++i) nested += "A(";
   nested += "1";
@@ -226,12 +226,24 @@ TEST_CASE("exponential macros are refused in seconds, before Clang expands them"
   const std::string inBodies =
       "#define D(x) x x\n#define E(x) D(D(D(D(x))))\n#define F(x) E(E(E(E(x))))\n"
       "#define G(x) F(F(x))\n__kernel void K(__global int* a) { a[0] = G(1+) 1; }\n";
+  // Invocations formed by rescanning: an object-like macro or an argument naming A.
+  std::string viaName = "#define A(x) x x\n#define F A\n__kernel void K(__global int* a) { a[0] = ";
+  std::string viaArgument =
+      "#define A(x) x x\n#define CALL(f) f\n__kernel void K(__global int* a) { a[0] = ";
+  for (int i = 0; i < 36; ++i) {
+    viaName += "F(";
+    viaArgument += "CALL(A)(";
+  }
+  viaName += "1" + std::string(36, ')') + "; }\n";
+  viaArgument += "1" + std::string(36, ')') + "; }\n";
   struct Case {
     std::string source;
     std::string message;
   };
   const Case cases[] = {
       {nested, "bad.cl:2:43: macro 'A' expands to more than"},
+      {viaName, "bad.cl:3:43: macro 'A' expands to more than"},
+      {viaArgument, "bad.cl:3:43: macro 'A' expands to more than"},
       {chain, "bad.cl:34:43: macro 'B32' expands to more than"},
       {inBodies, "bad.cl:5:43: macro 'G' expands to more than"},
   };
