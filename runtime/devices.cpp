@@ -32,6 +32,7 @@ std::vector<DeviceInfo> listDevices() {
     info.computeUnits =
         static_cast<int>(ocl::deviceValue<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS));
     info.globalMemBytes = ocl::deviceValue<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
+    info.maxAllocBytes = ocl::deviceValue<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
     info.localMemBytes = ocl::deviceValue<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);
     info.maxWorkGroupSize = ocl::deviceValue<size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
     info.addressBits = static_cast<int>(ocl::deviceValue<cl_uint>(device, CL_DEVICE_ADDRESS_BITS));

@@ -20,6 +20,7 @@ struct DeviceInfo {
   std::string driverVersion;  ///< CL_DRIVER_VERSION
   int computeUnits = 0;
   uint64_t globalMemBytes = 0;
+  uint64_t maxAllocBytes = 0;  ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest single buffer
   uint64_t localMemBytes = 0;
   uint64_t maxWorkGroupSize = 0;
   int addressBits = 64;

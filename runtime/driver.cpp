@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <string>
+
+#include <unistd.h>
 
 #include "runtime/opencl.hpp"
 #include "runtime/runtime_error.hpp"
@@ -135,6 +138,41 @@ void checkDevicesAgree(std::vector<Measurement*> measurements) {
   }
 }
 
+/// Refuses a payload the device or this host cannot hold, before anything is allocated: one
+/// buffer (with its guard zones) over the device's largest allocation, all of them over its
+/// global memory, or the host copies (two inputs and one output per buffer) over half the RAM.
+/// Without it an oversized launch could take the whole machine's memory before failing.
+void checkPayloadFits(const PayloadPlan& plan, size_t guardBytes, const DeviceInfo& device) {
+  uint64_t deviceBytes = 0;
+  uint64_t hostBytes = 0;
+  for (size_t i = 0; i < plan.args.size(); ++i) {
+    const ArgPayload& arg = plan.args[i];
+    if (arg.kind != ArgPayload::Kind::kBuffer) continue;
+    const uint64_t whole = static_cast<uint64_t>(arg.bytes) + 2 * static_cast<uint64_t>(guardBytes);
+    if (device.maxAllocBytes != 0 && whole > device.maxAllocBytes) {
+      throw RuntimeError("argument " + std::to_string(i) + " needs a buffer of " +
+                         std::to_string(whole) + " bytes, over the device's largest allocation (" +
+                         std::to_string(device.maxAllocBytes) + " bytes)");
+    }
+    deviceBytes += whole;
+    hostBytes += 3 * static_cast<uint64_t>(arg.bytes);
+  }
+  if (device.globalMemBytes != 0 && deviceBytes > device.globalMemBytes) {
+    throw RuntimeError("the buffers need " + std::to_string(deviceBytes) +
+                       " bytes, over the device's global memory (" +
+                       std::to_string(device.globalMemBytes) + " bytes)");
+  }
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long pageSize = ::sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && pageSize > 0) {
+    const uint64_t halfRam = static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) / 2;
+    if (hostBytes > halfRam) {
+      throw RuntimeError("the payload needs " + std::to_string(hostBytes) +
+                         " bytes of host memory, over half of this machine's RAM");
+    }
+  }
+}
+
 struct Driver::Impl {
   cl_device_id id = nullptr;
   DeviceInfo info;
@@ -223,6 +261,7 @@ Measurement Driver::measure(const std::string& name, const DriveOptions& options
     const PayloadPlan plan =
         planPayload(m.args, options.gsize, m.wgsize, impl_->info.addressBits, options.seed);
     m.transferBytes = plan.transferBytes;
+    checkPayloadFits(plan, options.guardBytes, impl_->info);
 
     std::vector<BoundBuffer> buffers;
     for (size_t i = 0; i < plan.args.size(); ++i) {

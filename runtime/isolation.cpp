@@ -93,12 +93,12 @@ std::string encodeDevice(const DeviceInfo& d) {
   return encodeRecord({"device", std::to_string(d.index), d.name, d.vendor, d.type, d.platform,
                        d.platformVersion, d.deviceVersion, d.driverVersion,
                        std::to_string(d.computeUnits), std::to_string(d.globalMemBytes),
-                       std::to_string(d.localMemBytes), std::to_string(d.maxWorkGroupSize),
-                       std::to_string(d.addressBits)});
+                       std::to_string(d.maxAllocBytes), std::to_string(d.localMemBytes),
+                       std::to_string(d.maxWorkGroupSize), std::to_string(d.addressBits)});
 }
 
 DeviceInfo decodeDevice(const std::vector<std::string>& f) {
-  if (f.size() != 14) throw RuntimeError("worker protocol: bad device record");
+  if (f.size() != 15) throw RuntimeError("worker protocol: bad device record");
   DeviceInfo d;
   d.index = static_cast<int>(toNumber(f[1], "device index"));
   d.name = f[2];
@@ -110,9 +110,10 @@ DeviceInfo decodeDevice(const std::vector<std::string>& f) {
   d.driverVersion = f[8];
   d.computeUnits = static_cast<int>(toNumber(f[9], "compute units"));
   d.globalMemBytes = toNumber(f[10], "global memory");
-  d.localMemBytes = toNumber(f[11], "local memory");
-  d.maxWorkGroupSize = toNumber(f[12], "work-group size");
-  d.addressBits = static_cast<int>(toNumber(f[13], "address bits"));
+  d.maxAllocBytes = toNumber(f[11], "largest allocation");
+  d.localMemBytes = toNumber(f[12], "local memory");
+  d.maxWorkGroupSize = toNumber(f[13], "work-group size");
+  d.addressBits = static_cast<int>(toNumber(f[14], "address bits"));
   return d;
 }
 

@@ -26,13 +26,15 @@ inline std::string readWholeFile(const std::string& path) {
   return buffer.str();
 }
 
-/// Runs `deeptune <arguments>` through the shell (arguments are shell words, quote as needed).
-inline CliResult runCli(const std::string& arguments) {
+/// Runs `deeptune <arguments>` through the shell (arguments are shell words, quote as needed),
+/// with `environment` ("NAME=value ...", shell words) added to its environment.
+inline CliResult runCli(const std::string& arguments, const std::string& environment = "") {
   static int counter = 0;
   const std::string stem =
       "/tmp/deeptune-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  const std::string command =
-      "'" + cliPath() + "' " + arguments + " >" + stem + ".out 2>" + stem + ".err";
+  const std::string command = (environment.empty() ? "" : "env " + environment + " ") + "'" +
+                              cliPath() + "' " + arguments + " >" + stem + ".out 2>" + stem +
+                              ".err";
   const int status = std::system(command.c_str());
   CliResult result;
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -277,3 +277,54 @@ TEST_CASE("cli measure: an output that is an input or has other columns is refus
   CHECK_THAT(result.err, Contains("has other columns"));
   CHECK(readWholeFile(other) == "benchmark,dataset,x\na,b,c\n");
 }
+
+TEST_CASE(
+    "cli measure: a launch too large for the device becomes a RUN_ERROR row, before any "
+    "allocation, and the run goes on",
+    "[cli][runtime][faults]") {
+  // ulong16 elements are 128 bytes: 2^31 of them (256 GiB) exceed any device's largest buffer.
+  // Before the check, the payload was allocated on the host first (2 x 256 GiB).
+  ScratchDir dir("deeptune-cli-measure-memory");
+  const std::string kernel = dir.file(
+      "wide.cl", "__kernel void wide(__global ulong16* a) {\n  a[get_global_id(0)] += 1;\n}\n");
+  const std::string out = (dir.path / "out.csv").string();
+  const auto result =
+      runCli("measure '" + kernel + "' --gsize 2147483648,64 --timeout 60 -o '" + out + "'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  const auto table = deeptune::data::readCsv(out);
+  REQUIRE(table.rows.size() == 2);
+  const auto status = byRow(table, "dev0_status");
+  const auto message = byRow(table, "dev0_message");
+  CHECK(status.at(kernel + ":wide@2147483648") == "RUN_ERROR");
+  CHECK_THAT(message.at(kernel + ":wide@2147483648"),
+             Contains("over the device's largest allocation"));
+  CHECK(status.at(kernel + ":wide@64") == "OK");
+}
+
+TEST_CASE("cli measure: a device call failing mid-run becomes a RUN_ERROR row and the run goes on",
+          "[cli][runtime][faults]") {
+  // The fault shim (tests/fault) makes the worker's first kernel launch fail, as a driver
+  // running out of resources would; the second kernel of the file must still be measured.
+  ScratchDir dir("deeptune-cli-measure-fault");
+  const std::string out = (dir.path / "out.csv").string();
+  const std::string file = kernelPath("ok.cl");
+  const auto result =
+      runCli("measure '" + file + "' --gsize 1024 --timeout 60 -o '" + out + "'",
+             "LD_PRELOAD='" + std::string(DEEPTUNE_FAULT_SHIM) + "' DEEPTUNE_FAULT_ENQUEUE=1");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  const auto table = deeptune::data::readCsv(out);  // whole and valid
+  REQUIRE(table.rows.size() == 2);
+  const auto status = byRow(table, "dev0_status");
+  CHECK(status.at(file + ":saxpy@1024") == "RUN_ERROR");
+  CHECK_THAT(byRow(table, "dev0_message").at(file + ":saxpy@1024"),
+             Contains("clEnqueueNDRangeKernel") && Contains("CL_OUT_OF_RESOURCES"));
+  CHECK(status.at(file + ":scale4@1024") == "OK");
+  // Without the fault the same run is clean: the failure came from the simulated call.
+  const std::string cleanOut = (dir.path / "clean.csv").string();
+  const auto clean =
+      runCli("measure '" + file + "' --gsize 1024 --timeout 60 -o '" + cleanOut + "'");
+  REQUIRE(clean.exitCode == 0);
+  CHECK(byRow(deeptune::data::readCsv(cleanOut), "dev0_status").at(file + ":saxpy@1024") == "OK");
+}

@@ -83,3 +83,17 @@ TEST_CASE("validate rejects bad input with exit code 2", "[cli][validate]") {
   CHECK_THAT(result.err, Contains("did not run on any device"));
   CHECK_THAT(result.err, Contains("BUILD_ERROR"));
 }
+
+TEST_CASE("validate fails when every device gives RUN_ERROR", "[cli][validate][faults]") {
+  // Before: exit 0 with a verdict although no device had run the kernel. A launch over every
+  // device's largest buffer (2^31 ulong16 = 256 GiB) fails on all of them.
+  ScratchDir dir("deeptune-validate-run-error");
+  const std::string wide = dir.file(
+      "wide.cl", "__kernel void wide(__global ulong16* a) {\n  a[get_global_id(0)] += 1;\n}\n");
+  const auto result = runCli("validate '" + wide + "' --gsize 2147483648");
+  INFO(result.err);
+  CHECK(result.exitCode == 1);
+  CHECK(deeptune::test::lineCount(result.err) == 1);
+  CHECK_THAT(result.err, Contains("no device ran wide to the end"));
+  CHECK_THAT(result.out, Contains("RUN_ERROR") && Contains("over the device's largest allocation"));
+}

@@ -58,6 +58,7 @@ int runDevices(const Args& args) {
                      {"driver_version", d.driverVersion},
                      {"compute_units", d.computeUnits},
                      {"global_mem_bytes", d.globalMemBytes},
+                     {"max_alloc_bytes", d.maxAllocBytes},
                      {"local_mem_bytes", d.localMemBytes},
                      {"max_work_group_size", d.maxWorkGroupSize},
                      {"address_bits", d.addressBits}});
@@ -69,7 +70,8 @@ int runDevices(const Args& args) {
                 << "      platform:      " << d.platform << " (" << d.platformVersion << ")\n"
                 << "      vendor:        " << d.vendor << "\n"
                 << "      compute units: " << d.computeUnits << "\n"
-                << "      global memory: " << bytes(d.globalMemBytes) << "\n"
+                << "      global memory: " << bytes(d.globalMemBytes) << " ("
+                << bytes(d.maxAllocBytes) << " in one buffer at most)\n"
                 << "      local memory:  " << bytes(d.localMemBytes) << "\n"
                 << "      work-group:    " << d.maxWorkGroupSize << " work-items at most\n"
                 << "      version:       " << d.deviceVersion << "\n"

@@ -178,7 +178,8 @@ int runValidate(const Args& args) {
         nlohmann::json row = {{"index", devices[i].index},
                               {"name", devices[i].name},
                               {"type", devices[i].type},
-                              {"status", runtime::statusName(m.status)}};
+                              {"status", runtime::statusName(m.status)},
+                              {"message", m.message}};
         row["ms"] = m.hasTimings() ? nlohmann::json(runtime::summarize(m.runs).totalNs / 1e6)
                                    : nlohmann::json(nullptr);
         deviceRows.push_back(row);
@@ -210,8 +211,11 @@ int runValidate(const Args& args) {
                     devices[i].name.c_str(), runtime::summarize(m.runs).totalNs / 1e6,
                     runtime::statusName(m.status).c_str());
       } else {
-        std::printf("  dev%d %-4s %s: %s\n", devices[i].index, devices[i].type.c_str(),
-                    devices[i].name.c_str(), runtime::statusName(m.status).c_str());
+        // Untimed: say why (the message's first line; a build log can be long).
+        const std::string why = m.message.substr(0, m.message.find('\n'));
+        std::printf("  dev%d %-4s %s: %s%s%s\n", devices[i].index, devices[i].type.c_str(),
+                    devices[i].name.c_str(), runtime::statusName(m.status).c_str(),
+                    why.empty() ? "" : " - ", why.c_str());
       }
     }
     if (verdict.correct) {
