@@ -214,3 +214,26 @@ TEST_CASE("save -> load gives identical predictions; bad files are rejected", "[
   CHECK_NOTHROW(DeepTuneModel::load(dir.file("same.model", resealed(bytes, "test", "test"))));
   CHECK_THROWS_AS(DeepTuneModel::load((dir.path / "absent.model").string()), ModelError);
 }
+
+TEST_CASE("a model of another task is refused by the device-mapping commands", "[model][cli]") {
+  // The bad-input catalogue's "model of another task": a whole, valid thread-coarsening model
+  // given to predict (and to validate, which predicts first) must exit 2 naming the task.
+  deeptune::test::ScratchDir dir("deeptune-model-other-task");
+  deeptune::model::ModelInfo info = deeptune::model::devmapModelInfo(paperVocabulary(), 64, false);
+  info.task = "coarsening";
+  info.auxInputs = {};
+  info.labels = {"1", "2", "4", "8", "16", "32"};
+  const std::string path = (dir.path / "coarsening.model").string();
+  DeepTuneModel(info, 7).save(path);
+  REQUIRE(DeepTuneModel::load(path).info().task == "coarsening");
+  const std::string kernel =
+      dir.file("k.cl", "__kernel void k(__global int* a) {\n  a[0] = 1;\n}\n");
+  for (const std::string& command : {"predict '" + kernel + "' --dsize 64 --wgsize 64",
+                                     "validate '" + kernel + "' --gsize 64"}) {
+    const auto result = deeptune::test::runCli(command + " --model '" + path + "'");
+    INFO(command << " -> " << result.err);
+    CHECK(result.exitCode == 2);
+    CHECK(deeptune::test::lineCount(result.err) == 1);
+    CHECK_THAT(result.err, Catch::Contains("coarsening.model: a 'coarsening' model"));
+  }
+}
