@@ -200,6 +200,27 @@ TEST_CASE("save -> load gives identical predictions; bad files are rejected", "[
     flipped[at] ^= 0x02;
     rejects(flipped, "checksum mismatch");
   }
+  // Any single flipped byte is rejected: every byte of the magic line and the JSON header, and
+  // every 1021st byte of the weights, each flipped in its lowest and in its 7th bit.
+  const size_t headerEnd = bytes.find("\n", bytes.find('\n') + 1) + 1;
+  const std::string sweep = (dir.path / "sweep.model").string();
+  int flips = 0;
+  for (size_t at = 0; at < bytes.size(); at += at < headerEnd ? 1 : 1021) {
+    for (int bit : {0, 6}) {
+      std::string flipped = bytes;
+      flipped[at] = static_cast<char>(flipped[at] ^ (1 << bit));
+      std::ofstream(sweep, std::ios::binary) << flipped;
+      bool rejected = false;
+      try {
+        DeepTuneModel::load(sweep);
+      } catch (const ModelError&) {
+        rejected = true;
+      }
+      if (!rejected) FAIL_CHECK("byte " << at << " bit " << bit << " accepted");
+      ++flips;
+    }
+  }
+  CHECK(flips > 2 * 1000);
   // Headers that pass the checksum (a crafted file) are validated too.
   const auto resealed = [](std::string file, const std::string& from, const std::string& to) {
     file.replace(file.find(from), from.size(), to);
