@@ -26,15 +26,14 @@ inline std::string readWholeFile(const std::string& path) {
   return buffer.str();
 }
 
-/// Runs `deeptune <arguments>` through the shell (arguments are shell words, quote as needed),
-/// with `environment` ("NAME=value ...", shell words) added to its environment.
-inline CliResult runCli(const std::string& arguments, const std::string& environment = "") {
+/// Runs `shellPrefix deeptune <arguments>` through the shell (arguments are shell words, quote as
+/// needed).
+inline CliResult runShellCli(const std::string& shellPrefix, const std::string& arguments) {
   static int counter = 0;
   const std::string stem =
       "/tmp/deeptune-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  const std::string command = (environment.empty() ? "" : "env " + environment + " ") + "'" +
-                              cliPath() + "' " + arguments + " >" + stem + ".out 2>" + stem +
-                              ".err";
+  const std::string command =
+      shellPrefix + "'" + cliPath() + "' " + arguments + " >" + stem + ".out 2>" + stem + ".err";
   const int status = std::system(command.c_str());
   CliResult result;
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -43,6 +42,18 @@ inline CliResult runCli(const std::string& arguments, const std::string& environ
   std::remove((stem + ".out").c_str());
   std::remove((stem + ".err").c_str());
   return result;
+}
+
+/// Runs `deeptune <arguments>`, with `environment` ("NAME=value ...", shell words) added to its
+/// environment.
+inline CliResult runCli(const std::string& arguments, const std::string& environment = "") {
+  return runShellCli(environment.empty() ? "" : "env " + environment + " ", arguments);
+}
+
+/// Runs `deeptune <arguments>` with its data segment limited to 1 GiB (`ulimit -d`): input that
+/// made it grow past that fails the run instead of passing unnoticed.
+inline CliResult runCliWithin1GiB(const std::string& arguments) {
+  return runShellCli("ulimit -d 1048576 && exec ", arguments);
 }
 
 }  // namespace deeptune::test

@@ -1,5 +1,5 @@
 // The bad-input catalogue: for every command, the usual mistakes answer with exit code 2 and one
-// line on stderr naming what is wrong, within seconds.
+// line on stderr naming what is wrong, within seconds and 1 GiB of memory.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -88,7 +88,7 @@ TEST_CASE("cli bad input: every command, the usual mistakes", "[cli][bad-input]"
   };
   for (const Case& c : cases) {
     const auto started = std::chrono::steady_clock::now();
-    const auto result = runCli(c.arguments);
+    const auto result = deeptune::test::runCliWithin1GiB(c.arguments);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     INFO(c.arguments << "\n-> " << result.err);

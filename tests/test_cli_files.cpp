@@ -70,7 +70,7 @@ TEST_CASE("cli files: devices and FIFOs as inputs are refused at once", "[cli][f
   };
   for (const std::string& arguments : cases) {
     const auto started = std::chrono::steady_clock::now();
-    const auto result = runCli(arguments);
+    const auto result = deeptune::test::runCliWithin1GiB(arguments);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     INFO(arguments << " -> " << result.err);
