@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -58,21 +59,23 @@ class ExpansionEstimator {
         total = add(total, 1);
         continue;
       }
-      std::size_t last = i;  // the last token this use of the macro takes
-      std::size_t size = 0;
-      const clang::MacroInfo* callee = nullptr;
-      if (!invocation(tokens, i, *macro, owner, sizes, depth, size, last, callee)) {
+      Use use;
+      if (!invocation(tokens, i, *macro, owner, sizes, depth, use)) {
         total = add(total, 1);  // a function-like name without '(': it stays as it is here
         continue;
       }
       // An expansion that ends in a function-like macro's name takes the '(' that follows.
-      while (callee != nullptr) {
-        std::size_t calleeSize = 0;
-        const clang::MacroInfo* current = callee;
-        if (!invocation(tokens, last, *current, owner, sizes, depth, calleeSize, last, callee)) {
-          break;
-        }
-        size = add(size, calleeSize);
+      std::size_t size = use.size;
+      std::size_t last = use.last;
+      while (use.callee != nullptr || use.pastedTail) {
+        Use next;
+        const bool invoked = use.callee != nullptr
+                                 ? invocation(tokens, last, *use.callee, owner, sizes, depth, next)
+                                 : anyInvocation(tokens, last, owner, sizes, depth, next);
+        if (!invoked) break;
+        size = add(size, next.size);
+        last = next.last;
+        use = next;
       }
       total = add(total, size);
       i = last;
@@ -83,17 +86,26 @@ class ExpansionEstimator {
  private:
   std::size_t add(std::size_t a, std::size_t b) const { return std::min(a + b, cap_ + 1); }
 
+  /// One use of a macro in a token sequence.
+  struct Use {
+    std::size_t size = 0;  ///< tokens it expands to
+    std::size_t last = 0;  ///< index of its last token (the name, or the ')' of its arguments)
+    const clang::MacroInfo* callee = nullptr;  ///< function-like macro named at its end, if any
+    bool pastedTail = false;  ///< its end is a pasted name (`a##b`): it may name any macro
+  };
+
   /// The use of `macro` whose name is tokens[at] (its arguments follow for a function-like
-  /// macro): sets its expanded `size`, `last` (the index of its last token) and `callee` (the
-  /// function-like macro whose name ends the expansion, or null). False if a function-like macro
-  /// has no argument list there.
+  /// macro). False if a function-like macro has no argument list there.
   bool invocation(TokenSpan tokens, std::size_t at, const clang::MacroInfo& macro,
                   const clang::MacroInfo* owner, const std::vector<std::size_t>& sizes, int depth,
-                  std::size_t& size, std::size_t& last, const clang::MacroInfo*& callee) {
+                  Use& use) {
+    use = Use();
+    const TokenSpan body = macro.tokens();
+    use.pastedTail = body.size() >= 2 && body[body.size() - 2].is(clang::tok::hashhash);
     if (macro.isObjectLike()) {
-      size = expansion(macro, {}, depth + 1);
-      last = at;
-      callee = trailingFunction(macro.tokens(), depth);
+      use.size = expansion(macro, {}, depth + 1);
+      use.last = at;
+      use.callee = trailingFunction(body, depth);
       return true;
     }
     std::vector<TokenSpan> arguments;
@@ -105,16 +117,60 @@ class ExpansionEstimator {
       argumentSizes[k] = std::max(sequence(arguments[k], owner, sizes, depth),
                                   unexpanded(arguments[k], owner, sizes));
     }
-    size = expansion(macro, argumentSizes, depth + 1);
-    last = close;
-    callee = nullptr;
-    if (!macro.tokens_empty()) {  // a body ending in a parameter ends in that argument
-      const clang::IdentifierInfo* name = macro.tokens().back().getIdentifierInfo();
+    use.size = expansion(macro, argumentSizes, depth + 1);
+    use.last = close;
+    if (!body.empty()) {  // a body ending in a parameter ends in that argument
+      const clang::IdentifierInfo* name = body.back().getIdentifierInfo();
       const int parameter = name != nullptr ? macro.getParameterNum(name) : -1;
-      callee = parameter < 0 ? trailingFunction(macro.tokens(), depth)
-               : static_cast<std::size_t>(parameter) < arguments.size()
-                   ? trailingFunction(arguments[static_cast<std::size_t>(parameter)], depth)
-                   : nullptr;
+      use.callee = parameter < 0 ? trailingFunction(body, depth)
+                   : static_cast<std::size_t>(parameter) < arguments.size()
+                       ? trailingFunction(arguments[static_cast<std::size_t>(parameter)], depth)
+                       : nullptr;
+    }
+    return true;
+  }
+
+  /// After a pasted name, an argument list may invoke any function-like macro of the file: the
+  /// largest of those invocations, each argument as large as the whole list (the chain stops
+  /// there). False if no argument list follows.
+  bool anyInvocation(TokenSpan tokens, std::size_t at, const clang::MacroInfo* owner,
+                     const std::vector<std::size_t>& sizes, int depth, Use& use) {
+    if (!candidates_) {
+      std::vector<const clang::IdentifierInfo*> names;
+      for (const auto& entry : preprocessor_.macros(/*IncludeExternalMacros=*/false)) {
+        names.push_back(entry.first);
+      }
+      candidates_.emplace();
+      for (const clang::IdentifierInfo* name : names) {
+        const clang::MacroInfo* info = preprocessor_.getMacroInfo(name);
+        if (info != nullptr && info->isFunctionLike() && info->isEnabled()) {
+          candidates_->push_back(info);
+        }
+      }
+    }
+    // Every argument is at most the whole list: one estimate of it serves every candidate.
+    int nesting = 0;
+    std::size_t close = 0;
+    for (std::size_t i = at + 1; i < tokens.size() && !tokens[i].is(clang::tok::eof); ++i) {
+      if (i == at + 1 && !tokens[i].is(clang::tok::l_paren)) return false;
+      if (tokens[i].is(clang::tok::l_paren)) ++nesting;
+      if (tokens[i].is(clang::tok::r_paren) && --nesting == 0) {
+        close = i;
+        break;
+      }
+    }
+    if (close == 0) return false;
+    const TokenSpan list = tokens.slice(at + 2, close - at - 2);
+    const std::size_t listSize =
+        std::max(sequence(list, owner, sizes, depth), unexpanded(list, owner, sizes));
+    use = Use();
+    use.last = close;
+    for (const clang::MacroInfo* candidate : *candidates_) {
+      if (active_.count(candidate) != 0) continue;
+      use.size = std::max(
+          use.size,
+          expansion(*candidate, std::vector<std::size_t>(candidate->getNumParams(), listSize),
+                    depth + 1));
     }
     return true;
   }
@@ -171,6 +227,7 @@ class ExpansionEstimator {
   clang::Preprocessor& preprocessor_;
   std::size_t cap_;
   std::set<const clang::MacroInfo*> active_;
+  std::optional<std::vector<const clang::MacroInfo*>> candidates_;  ///< for anyInvocation
   std::map<std::pair<const clang::MacroInfo*, std::vector<std::size_t>>, std::size_t> memo_;
 };
 

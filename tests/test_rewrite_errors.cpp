@@ -226,16 +226,20 @@ TEST_CASE("exponential macros are refused in seconds, before Clang expands them"
   const std::string inBodies =
       "#define D(x) x x\n#define E(x) D(D(D(D(x))))\n#define F(x) E(E(E(E(x))))\n"
       "#define G(x) F(F(x))\n__kernel void K(__global int* a) { a[0] = G(1+) 1; }\n";
-  // Invocations formed by rescanning: an object-like macro or an argument naming A.
+  // Invocations formed by rescanning: an object-like macro, an argument or a pasted name naming A.
   std::string viaName = "#define A(x) x x\n#define F A\n__kernel void K(__global int* a) { a[0] = ";
   std::string viaArgument =
       "#define A(x) x x\n#define CALL(f) f\n__kernel void K(__global int* a) { a[0] = ";
+  std::string viaPaste =
+      "#define A(x) x x\n#define CAT(a, b) a##b\n__kernel void K(__global int* a) { a[0] = ";
   for (int i = 0; i < 36; ++i) {
     viaName += "F(";
     viaArgument += "CALL(A)(";
+    viaPaste += "CAT(A,)(";
   }
   viaName += "1" + std::string(36, ')') + "; }\n";
   viaArgument += "1" + std::string(36, ')') + "; }\n";
+  viaPaste += "1" + std::string(36, ')') + "; }\n";
   struct Case {
     std::string source;
     std::string message;
@@ -244,6 +248,7 @@ TEST_CASE("exponential macros are refused in seconds, before Clang expands them"
       {nested, "bad.cl:2:43: macro 'A' expands to more than"},
       {viaName, "bad.cl:3:43: macro 'A' expands to more than"},
       {viaArgument, "bad.cl:3:43: macro 'A' expands to more than"},
+      {viaPaste, "bad.cl:3:43: macro 'A' expands to more than"},
       {chain, "bad.cl:34:43: macro 'B32' expands to more than"},
       {inBodies, "bad.cl:5:43: macro 'G' expands to more than"},
   };
