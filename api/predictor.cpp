@@ -76,14 +76,18 @@ void checkLaunchSizes(double dsizeBytes, double wgsize) {
 }
 
 DevicePrediction Predictor::predict(const std::string& source, const std::string& fileName,
-                                    const std::string& kernel, double dsizeBytes, double wgsize) {
+                                    const std::string& kernel, double dsizeBytes, double wgsize,
+                                    const data::SourceOptions& options) {
   checkLaunchSizes(dsizeBytes, wgsize);
-  const size_t key = std::hash<std::string>{}(source + '\0' + kernel);
+  // Includes are relative to the file and the options change the text: all are part of the key.
+  const size_t key = std::hash<std::string>{}(source + '\0' + kernel + '\0' + fileName + '\0' +
+                                              options.buildFlags());
   auto found = impl_->cache.find(key);
   if (found == impl_->cache.end()) {
     EncodedKernel encoded;
     rewriter::KernelName chosen;
-    const std::string extract = impl_->normalizer.extractKernel(source, fileName, kernel, &chosen);
+    const std::string extract =
+        impl_->normalizer.extractKernel(source, fileName, kernel, &chosen, options);
     const auto encoding =
         impl_->vocabulary.encode(extract, tokenizer::UnknownPolicy::kSkip, fileName);
     encoded.skipped = encoding.skipped;

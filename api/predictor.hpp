@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "data/source_options.hpp"
+
 namespace deeptune::api {
 
 /// The device chosen for one kernel launch.
@@ -38,10 +40,12 @@ class Predictor {
   Predictor(Predictor&&) noexcept;
   Predictor& operator=(Predictor&&) noexcept;
 
-  /// Normalizes `source` (named `fileName` in errors), extracts `kernel` (empty = the only
-  /// kernel), and predicts for a launch moving `dsizeBytes` bytes with work-group size `wgsize`.
+  /// Normalizes `source` (named `fileName` in errors, its folder the base of relative includes)
+  /// with the host's -D/-I `options`, extracts `kernel` (empty = the only kernel), and predicts
+  /// for a launch moving `dsizeBytes` bytes with work-group size `wgsize`.
   DevicePrediction predict(const std::string& source, const std::string& fileName,
-                           const std::string& kernel, double dsizeBytes, double wgsize);
+                           const std::string& kernel, double dsizeBytes, double wgsize,
+                           const data::SourceOptions& options = {});
 
   const std::string& modelPath() const;
 

@@ -283,15 +283,17 @@ class GuardedFileSystem : public llvm::vfs::ProxyFileSystem {
 
 ClangResources::ClangResources() : moduleCache_(new clang::InMemoryModuleCache()) {}
 
-clang::FileManager& ClangResources::filesFor(const std::string& fileName) {
-  std::string folder = fs::path(fileName).parent_path().string();
-  if (folder.empty()) folder = ".";
-  if (!files_ || folder != folder_) {
-    const std::vector<std::string> allowed = {folder, DEEPTUNE_LIBCLC_INCLUDE_DIR,
-                                              fs::path(shimPchPath()).parent_path().string()};
+clang::FileManager& ClangResources::filesFor(const std::string& fileName,
+                                             const std::vector<std::string>& includeDirs) {
+  const std::string folder = fs::path(fileName).parent_path().string();
+  std::vector<std::string> allowed = {folder.empty() ? "." : folder};
+  allowed.insert(allowed.end(), includeDirs.begin(), includeDirs.end());
+  if (!files_ || allowed != folders_) {
+    folders_ = allowed;
+    allowed.push_back(DEEPTUNE_LIBCLC_INCLUDE_DIR);
+    allowed.push_back(fs::path(shimPchPath()).parent_path().string());
     files_ = new clang::FileManager(clang::FileSystemOptions(),
                                     llvm::makeIntrusiveRefCnt<GuardedFileSystem>(allowed));
-    folder_ = folder;
   }
   return *files_;
 }
@@ -304,11 +306,16 @@ const std::string& shimPchPath() {
 std::unique_ptr<clang::CompilerInstance> makeCompilerInstance(std::string_view source,
                                                               const std::string& fileName,
                                                               ErrorCollector& errors,
-                                                              ClangResources& resources) {
+                                                              ClangResources& resources,
+                                                              const data::SourceOptions& options) {
   std::vector<std::string> arguments = baseArguments();
+  for (const std::string& define : options.defines)
+    arguments.insert(arguments.end(), {"-D", define});
+  for (const std::string& dir : options.includeDirs) arguments.insert(arguments.end(), {"-I", dir});
   arguments.insert(arguments.end(), {"-x", "cl", "-include-pch", shimPchPath(), fileName});
   auto instance =
-      makeInstance(arguments, errors, &resources.filesFor(fileName), &resources.moduleCache());
+      makeInstance(arguments, errors, &resources.filesFor(fileName, options.includeDirs),
+                   &resources.moduleCache());
   // The PCH's file name already changes with the shim, Clang and libclc (pchKey), so skip
   // re-validating its inputs (a stat of every libclc header per parse).
   instance->getPreprocessorOpts().DisablePCHOrModuleValidation =

@@ -105,10 +105,11 @@ struct Normalized {
 };
 
 Normalized runPipeline(std::string_view source, const std::string& fileName,
-                       internal::ClangResources& resources) {
+                       internal::ClangResources& resources,
+                       const data::SourceOptions& options = {}) {
   checkInput(source, fileName);
   const internal::PreprocessedText preprocessed =
-      internal::runPreprocessorPass(source, fileName, resources);
+      internal::runPreprocessorPass(source, fileName, resources, options);
   checkStructure(preprocessed.text, fileName, &preprocessed.originalLine);  // macros expanded
   RenamedText renamed = internal::runRenamePass(preprocessed.text, fileName, resources);
   if (renamed.functionDefinitions == 0) {
@@ -144,20 +145,23 @@ struct Normalizer::Impl {
 Normalizer::Normalizer() : impl_(std::make_unique<Impl>()) {}
 Normalizer::~Normalizer() = default;
 
-std::string Normalizer::normalize(std::string_view source, const std::string& fileName) const {
-  return runPipeline(source, fileName, impl_->resources).text;
+std::string Normalizer::normalize(std::string_view source, const std::string& fileName,
+                                  const data::SourceOptions& options) const {
+  return runPipeline(source, fileName, impl_->resources, options).text;
 }
 
-std::vector<KernelName> Normalizer::kernels(std::string_view source,
-                                            const std::string& fileName) const {
+std::vector<KernelName> Normalizer::kernels(std::string_view source, const std::string& fileName,
+                                            const data::SourceOptions& options) const {
   checkInput(source, fileName);
-  const auto preprocessed = internal::runPreprocessorPass(source, fileName, impl_->resources);
+  const auto preprocessed =
+      internal::runPreprocessorPass(source, fileName, impl_->resources, options);
   return internal::runRenamePass(preprocessed.text, fileName, impl_->resources).kernels;
 }
 
 std::string Normalizer::extractKernel(std::string_view source, const std::string& fileName,
-                                      const std::string& kernel, KernelName* chosenName) const {
-  const Normalized whole = runPipeline(source, fileName, impl_->resources);
+                                      const std::string& kernel, KernelName* chosenName,
+                                      const data::SourceOptions& options) const {
+  const Normalized whole = runPipeline(source, fileName, impl_->resources, options);
   const KernelName* chosen = nullptr;
   if (kernel.empty()) {
     if (whole.kernels.size() != 1) {
@@ -186,9 +190,10 @@ std::string Normalizer::extractKernel(std::string_view source, const std::string
   return runPipeline(*definition, fileName, impl_->resources).text;
 }
 
-std::string Normalizer::preprocess(std::string_view source, const std::string& fileName) const {
+std::string Normalizer::preprocess(std::string_view source, const std::string& fileName,
+                                   const data::SourceOptions& options) const {
   checkInput(source, fileName);
-  return internal::runPreprocessorPass(source, fileName, impl_->resources).text;
+  return internal::runPreprocessorPass(source, fileName, impl_->resources, options).text;
 }
 
 std::string Normalizer::renameIdentifiers(std::string_view source,

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "data/source_options.hpp"
+
 namespace deeptune::rewriter {
 
 /// Inputs larger than this are rejected (a kernel file is kilobytes; this guards memory and time).
@@ -40,20 +42,25 @@ class Normalizer {
   Normalizer& operator=(const Normalizer&) = delete;
 
   /// The full pipeline on a whole file. `fileName` names the source in errors and is the base
-  /// for relative #include lookups. The result has no trailing newline.
-  std::string normalize(std::string_view source, const std::string& fileName) const;
+  /// for relative #include lookups; `options` are the host's -D and -I (its -I folders may be
+  /// included from, besides the file's own folder). The result has no trailing newline.
+  std::string normalize(std::string_view source, const std::string& fileName,
+                        const data::SourceOptions& options = {}) const;
 
   /// Normalizes the file, cuts out one kernel and normalizes that alone (the paper's extracts).
   /// An empty `kernel` selects the file's only kernel; otherwise an error lists the kernels.
   /// If `chosen` is given, it receives the extracted kernel's names.
   std::string extractKernel(std::string_view source, const std::string& fileName,
-                            const std::string& kernel, KernelName* chosen = nullptr) const;
+                            const std::string& kernel, KernelName* chosen = nullptr,
+                            const data::SourceOptions& options = {}) const;
 
   /// The kernels the file defines, in order.
-  std::vector<KernelName> kernels(std::string_view source, const std::string& fileName) const;
+  std::vector<KernelName> kernels(std::string_view source, const std::string& fileName,
+                                  const data::SourceOptions& options = {}) const;
 
   /// Stage 2 alone: preprocessed text with '#' lines dropped and 2016 builtin spellings.
-  std::string preprocess(std::string_view source, const std::string& fileName) const;
+  std::string preprocess(std::string_view source, const std::string& fileName,
+                         const data::SourceOptions& options = {}) const;
 
   /// Stage 3 alone: identifiers renamed, layout untouched (input is not preprocessed again).
   std::string renameIdentifiers(std::string_view source, const std::string& fileName) const;

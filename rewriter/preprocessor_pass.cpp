@@ -60,9 +60,10 @@ int markerLineFor(std::string_view line, const std::string& fileName) {
 }  // namespace
 
 PreprocessedText runPreprocessorPass(std::string_view source, const std::string& fileName,
-                                     ClangResources& resources) {
+                                     ClangResources& resources,
+                                     const data::SourceOptions& options) {
   ErrorCollector errors;
-  auto instance = makeCompilerInstance(source, fileName, errors, resources);
+  auto instance = makeCompilerInstance(source, fileName, errors, resources, options);
   std::string printed;
   std::optional<MacroOverrun> overrun;
   PrintWithPchAction action(printed, overrun);

@@ -233,11 +233,12 @@ Driver::~Driver() = default;
 
 const DeviceInfo& Driver::device() const { return impl_->info; }
 
-BuildResult Driver::build(const std::string& source) {
+BuildResult Driver::build(const std::string& source, const std::string& extraFlags) {
   impl_->program.reset();
   ocl::Program program(*impl_->context, source);
   BuildResult result;
-  result.ok = program.build(impl_->id, buildOptions(), result.log);
+  const std::string flags = extraFlags.empty() ? buildOptions() : buildOptions() + " " + extraFlags;
+  result.ok = program.build(impl_->id, flags, result.log);
   if (!result.ok) return result;
   result.kernels = program.kernelNames();
   impl_->program.emplace(std::move(program));

@@ -88,9 +88,10 @@ class Driver {
 
   const DeviceInfo& device() const;
 
-  /// Builds `source` with buildOptions(), replacing the current program. A compile error is not
-  /// an exception: it returns ok = false and the log. Throws RuntimeError for other failures.
-  BuildResult build(const std::string& source);
+  /// Builds `source` with buildOptions() and the host's `extraFlags` (its -D/-I), replacing the
+  /// current program. A compile error is not an exception: it returns ok = false and the log.
+  /// Throws RuntimeError for other failures.
+  BuildResult build(const std::string& source, const std::string& extraFlags = "");
 
   /// Argument info of a kernel of the current program. Throws RuntimeError.
   std::vector<KernelArg> kernelArgs(const std::string& kernel);

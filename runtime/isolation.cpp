@@ -172,6 +172,7 @@ std::string encodeRequest(const MeasureRequest& r) {
   text += encodeRecord({"guard", std::to_string(r.guardBytes)}) + "\n";
   for (size_t g : r.gsizes) text += encodeRecord({"gsize", std::to_string(g)}) + "\n";
   for (const std::string& k : r.kernels) text += encodeRecord({"kernel", k}) + "\n";
+  text += encodeRecord({"build", r.buildFlags}) + "\n";
   text += encodeRecord({"source", r.source}) + "\n";
   return text;
 }
@@ -206,6 +207,8 @@ MeasureRequest decodeRequest(const std::string& text) {
       r.kernels.push_back(f[1]);
     else if (key == "source")
       r.source = f[1];
+    else if (key == "build")
+      r.buildFlags = f[1];
     else
       throw RuntimeError("measure request: unknown field '" + key + "'");
   }
@@ -246,7 +249,7 @@ void serveRequest(const MeasureRequest& request,
   for (size_t d = 0; d < deviceCount; ++d) {
     try {
       drivers[d] = std::make_unique<Driver>(static_cast<int>(d));
-      BuildResult build = drivers[d]->build(request.source);
+      BuildResult build = drivers[d]->build(request.source, request.buildFlags);
       if (!build.ok) {
         setupFailure[d] = failed(Status::kBuildError, capped(build.log));
       } else if (!anyBuilt) {

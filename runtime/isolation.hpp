@@ -17,6 +17,7 @@ namespace deeptune::runtime {
 /// (item index = (kernel * gsizes + gsize) * devices + device).
 struct MeasureRequest {
   std::string source;
+  std::string buildFlags;            ///< the host's -D/-I for clBuildProgram (absolute folders)
   std::vector<std::string> kernels;  ///< empty: every kernel of the program
   std::vector<size_t> gsizes;
   size_t wgsize = 0;  ///< 0: the driver's default

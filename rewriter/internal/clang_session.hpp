@@ -10,6 +10,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "data/source_options.hpp"
 
 namespace deeptune::rewriter::internal {
 
@@ -48,21 +51,23 @@ class ClangResources {
  public:
   ClangResources();
   /// The file manager for parsing `fileName`: it opens regular files only, and only inside the
-  /// file's folder, libclc's headers and the shim cache (a new one when the folder changes).
-  clang::FileManager& filesFor(const std::string& fileName);
+  /// file's folder, `includeDirs`, libclc's headers and the shim cache (a new one when these
+  /// folders change).
+  clang::FileManager& filesFor(const std::string& fileName,
+                               const std::vector<std::string>& includeDirs);
   clang::InMemoryModuleCache& moduleCache() { return *moduleCache_; }
 
  private:
   llvm::IntrusiveRefCntPtr<clang::FileManager> files_;
-  std::string folder_;
+  std::vector<std::string> folders_;
   llvm::IntrusiveRefCntPtr<clang::InMemoryModuleCache> moduleCache_;
 };
 
 /// A compiler instance parsing `source` as OpenCL C 1.2 under the name `fileName` (the name is
-/// used for diagnostics and relative #include lookups) with the shim PCH force-included.
-std::unique_ptr<clang::CompilerInstance> makeCompilerInstance(std::string_view source,
-                                                              const std::string& fileName,
-                                                              ErrorCollector& errors,
-                                                              ClangResources& resources);
+/// used for diagnostics and relative #include lookups) with the shim PCH force-included and the
+/// host's -D/-I `options`.
+std::unique_ptr<clang::CompilerInstance> makeCompilerInstance(
+    std::string_view source, const std::string& fileName, ErrorCollector& errors,
+    ClangResources& resources, const data::SourceOptions& options = {});
 
 }  // namespace deeptune::rewriter::internal

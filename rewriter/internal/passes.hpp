@@ -20,7 +20,8 @@ struct PreprocessedText {
 
 /// Runs the preprocessor with the shim. Throws RewriteError on a fatal error (missing include).
 PreprocessedText runPreprocessorPass(std::string_view source, const std::string& fileName,
-                                     ClangResources& resources);
+                                     ClangResources& resources,
+                                     const data::SourceOptions& options = {});
 
 /// Stage 3 output: the renamed text plus what the AST showed about the file.
 struct RenamedText {

@@ -1,6 +1,7 @@
 // Shared helpers of the deeptune CLI: option parsing, file input and atomic output.
 #include "tools/deeptune/cli_common.hpp"
 
+#include <filesystem>
 #include <iostream>
 
 #include "data/file_io.hpp"
@@ -17,6 +18,37 @@ bool parseOptions(const Args& args, const std::string& usage, po::options_descri
   }
   po::notify(vm);
   return true;
+}
+
+data::SourceOptions SourceOptionValues::validated() const {
+  try {
+    return data::makeSourceOptions(defines, includeDirs);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
+void addSourceOptions(po::options_description& options, SourceOptionValues& values) {
+  options.add_options()(
+      "define,D", po::value(&values.defines)->composing(),
+      "NAME or NAME=VALUE: a macro the host program defines when it builds the kernel")(
+      "include,I", po::value(&values.includeDirs)->composing(),
+      "folder searched for #include (after the kernel file's own folder)");
+}
+
+std::string openClBuildFlags(const data::SourceOptions& options, const std::string& sourceFile) {
+  namespace fs = std::filesystem;
+  data::SourceOptions absolute;
+  absolute.defines = options.defines;
+  const fs::path folder = fs::path(sourceFile).parent_path();
+  const std::string own = fs::absolute(folder.empty() ? "." : folder).lexically_normal().string();
+  // A folder with a space cannot be passed (OpenCL splits the options at spaces); -I ones are
+  // refused when given, the file's own folder is left out.
+  if (own.find_first_of(" \t") == std::string::npos) absolute.includeDirs.push_back(own);
+  for (const std::string& dir : options.includeDirs) {
+    absolute.includeDirs.push_back(fs::absolute(dir).lexically_normal().string());
+  }
+  return absolute.buildFlags();
 }
 
 std::string commandLine(const std::string& command, const Args& args) {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "data/source_options.hpp"
+
 namespace deeptune::cli {
 
 namespace po = boost::program_options;
@@ -26,6 +28,22 @@ class UsageError : public std::runtime_error {
 /// printed to stdout (the caller then returns kExitOk). Throws po::error on bad options.
 bool parseOptions(const Args& args, const std::string& usage, po::options_description& options,
                   const po::positional_options_description& positional, po::variables_map& vm);
+
+/// The host's build options of a kernel source as given on the command line.
+struct SourceOptionValues {
+  std::vector<std::string> defines;
+  std::vector<std::string> includeDirs;
+  /// Validated; throws UsageError naming a bad value.
+  data::SourceOptions validated() const;
+};
+
+/// Adds `-D NAME[=VALUE]` and `-I DIR` (each repeatable) to `options`, stored in `values`.
+void addSourceOptions(po::options_description& options, SourceOptionValues& values);
+
+/// The OpenCL build flags for `options` of a kernel read from `sourceFile`: its own folder first
+/// (so `#include "x.h"` beside it resolves, as the rewriter does), then the -I folders, all
+/// made absolute, and the -D definitions.
+std::string openClBuildFlags(const data::SourceOptions& options, const std::string& sourceFile);
 
 /// "deeptune COMMAND ARGS..." as typed (for provenance in model files and reports).
 std::string commandLine(const std::string& command, const Args& args);

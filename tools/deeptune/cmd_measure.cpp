@@ -24,7 +24,8 @@ namespace {
 
 const char* kUsage =
     "usage: deeptune measure [FILE.cl...] [--kernel NAME] [--csv FILE] --gsize N[,N...]\n"
-    "                        [--wgsize M] [--timeout S] [--runs R] [--seed X] -o OUT.csv\n"
+    "                        [--wgsize M] [--timeout S] [--runs R] [--seed X]\n"
+    "                        [-D NAME[=VALUE]]... [-I DIR]... -o OUT.csv\n"
     "\n"
     "Runs kernels on every OpenCL device of this machine and writes one CSV row per kernel and\n"
     "global size: benchmark, dataset, gsize, wgsize, transfer, oracle, runtime_cpu, runtime_gpu\n"
@@ -198,6 +199,8 @@ int runMeasure(const Args& args) {
       "guard-mb", po::value(&guardMb)->default_value(16),
       "MiB of zeroed guard zone before and after each buffer (catches overrunning indices)")(
       "output,o", po::value(&output)->required(), "CSV to write (- = stdout)");
+  SourceOptionValues sourceValues;
+  addSourceOptions(options, sourceValues);
   po::positional_options_description positional;
   positional.add("files", -1);
   po::variables_map vm;
@@ -213,6 +216,7 @@ int runMeasure(const Args& args) {
     throw UsageError("measure: --wgsize must be between 0 (automatic) and 1048576");
   }
   if (guardMb > 4096) throw UsageError("measure: --guard-mb is too large (at most 4096)");
+  const data::SourceOptions sourceOptions = sourceValues.validated();
 
   std::vector<std::string> inputs = files;
   if (!csv.empty()) inputs.push_back(csv);
@@ -264,6 +268,7 @@ int runMeasure(const Args& args) {
     const Job& job = jobs[j];
     runtime::MeasureRequest request;
     request.source = job.source;
+    request.buildFlags = openClBuildFlags(sourceOptions, job.file.empty() ? csv : job.file);
     request.kernels = job.kernels;
     const std::vector<std::string> scanned = runtime::scanKernelNames(job.source);
     // A CSV source with one kernel (the paper's extracts) is reported under its names alone.

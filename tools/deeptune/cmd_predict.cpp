@@ -21,11 +21,14 @@ int runPredict(const Args& args) {
       "platform", po::value(&platform)->default_value("amd"),
       "bundled model: amd (i7-3820 + AMD Tahiti 7970) or nvidia (same CPU + GTX 970)")(
       "json", "print one JSON object");
+  SourceOptionValues sourceValues;
+  addSourceOptions(options, sourceValues);
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
   if (!parseOptions(args,
                     "usage: deeptune predict KERNEL.cl --dsize BYTES --wgsize N [--kernel NAME]\n"
+                    "                        [-D NAME[=VALUE]]... [-I DIR]...\n"
                     "                        [--model M | --platform amd|nvidia] [--json]\n\n"
                     "Rewrites the kernel, tokenizes it and predicts whether it runs faster on the\n"
                     "CPU or the GPU.",
@@ -33,10 +36,12 @@ int runPredict(const Args& args) {
     return kExitOk;
   }
   api::checkLaunchSizes(dsize, wgsize);
+  const data::SourceOptions sourceOptions = sourceValues.validated();
   if (modelPath.empty()) modelPath = api::findBundledModel(platform);
   const std::string source = readFile(input);
   api::Predictor predictor(modelPath);
-  const api::DevicePrediction prediction = predictor.predict(source, input, kernel, dsize, wgsize);
+  const api::DevicePrediction prediction =
+      predictor.predict(source, input, kernel, dsize, wgsize, sourceOptions);
   if (vm.count("json")) {
     const nlohmann::json result = {{"file", input},
                                    {"kernel", prediction.kernel},

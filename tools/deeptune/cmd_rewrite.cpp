@@ -11,21 +11,26 @@ int runRewrite(const Args& args) {
       "kernel,k", po::value(&kernel),
       "extract this kernel (normalized alone, as the paper's data)")(
       "output,o", po::value(&output)->default_value("-"), "output file ('-' = stdout)");
+  SourceOptionValues sourceValues;
+  addSourceOptions(options, sourceValues);
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
-  if (!parseOptions(args,
-                    "usage: deeptune rewrite FILE [--kernel NAME] [-o OUT]\n\n"
-                    "Normalizes OpenCL source: preprocess, rename identifiers, strip\n"
-                    "attributes, format. Without --kernel the whole file is normalized.",
-                    options, positional, vm)) {
+  if (!parseOptions(
+          args,
+          "usage: deeptune rewrite FILE [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
+          "                        [-o OUT]\n\n"
+          "Normalizes OpenCL source: preprocess, rename identifiers, strip\n"
+          "attributes, format. Without --kernel the whole file is normalized.",
+          options, positional, vm)) {
     return kExitOk;
   }
+  const data::SourceOptions sourceOptions = sourceValues.validated();
   const std::string source = readFile(input);
   rewriter::Normalizer normalizer;
-  const std::string normalized = vm.count("kernel")
-                                     ? normalizer.extractKernel(source, input, kernel)
-                                     : normalizer.normalize(source, input);
+  const std::string normalized =
+      vm.count("kernel") ? normalizer.extractKernel(source, input, kernel, nullptr, sourceOptions)
+                         : normalizer.normalize(source, input, sourceOptions);
   writeOutput(output, normalized + "\n");
   return kExitOk;
 }

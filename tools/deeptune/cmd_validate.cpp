@@ -18,6 +18,7 @@ namespace {
 
 const char* kUsage =
     "usage: deeptune validate KERNEL.cl --gsize N [--kernel NAME] [--wgsize M]\n"
+    "                         [-D NAME[=VALUE]]... [-I DIR]...\n"
     "                         [--model M | --platform amd|nvidia] [--timeout S] [--json]\n"
     "\n"
     "Runs each kernel of the file (or --kernel NAME) at global size N on every OpenCL device\n"
@@ -110,6 +111,8 @@ int runValidate(const Args& args) {
       ("timeout", po::value(&timeout)->default_value(60), "seconds per build and per measurement")
       ("json", "print one JSON object per kernel");
   // clang-format on
+  SourceOptionValues sourceValues;
+  addSourceOptions(options, sourceValues);
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
@@ -123,6 +126,7 @@ int runValidate(const Args& args) {
   if (wgsize < 0 || wgsize > (1 << 20)) {
     throw UsageError("validate: --wgsize must be between 0 (automatic) and 1048576");
   }
+  const data::SourceOptions sourceOptions = sourceValues.validated();
   if (modelPath.empty()) modelPath = api::findBundledModel(platform);
   const std::string source = readFile(input);
   if (const auto fault = data::findTextFault(source)) {
@@ -131,7 +135,7 @@ int runValidate(const Args& args) {
   }
   api::Predictor predictor(modelPath);  // loads and checks the model before any kernel runs
   // A kernel name the file does not define: the rewriter's answer, as in predict and rewrite.
-  if (!kernel.empty()) predictor.predict(source, input, kernel, 0, 1);
+  if (!kernel.empty()) predictor.predict(source, input, kernel, 0, 1, sourceOptions);
 
   runtime::IsolationOptions isolation;
   isolation.workerCommand = measureWorkerCommand();
@@ -140,6 +144,7 @@ int runValidate(const Args& args) {
   if (devices.empty()) throw runtime::RuntimeError("validate: no OpenCL device found");
   runtime::MeasureRequest request;
   request.source = source;
+  request.buildFlags = openClBuildFlags(sourceOptions, input);
   if (!kernel.empty()) request.kernels = {kernel};
   request.gsizes = {gsize};
   request.wgsize = static_cast<size_t>(wgsize);
@@ -164,8 +169,9 @@ int runValidate(const Args& args) {
       throw runtime::RuntimeError("validate: " + input + ":" + result.kernel +
                                   " did not run on any device (" + why + ")");
     }
-    const api::DevicePrediction prediction = predictor.predict(
-        source, input, result.kernel, static_cast<double>(transfer), static_cast<double>(used));
+    const api::DevicePrediction prediction =
+        predictor.predict(source, input, result.kernel, static_cast<double>(transfer),
+                          static_cast<double>(used), sourceOptions);
     const Verdict verdict = judge(devices, result, prediction.device);
     if (std::none_of(result.devices.begin(), result.devices.end(),
                      [](const runtime::Measurement& m) { return m.hasTimings(); })) {
