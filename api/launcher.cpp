@@ -18,7 +18,8 @@ size_t defaultLocalSize(size_t globalSize) {
   return local;
 }
 
-using DecisionKey = std::tuple<size_t, std::string, uint64_t, size_t>;
+/// (source hash, kernel, transfer, work-group size, build options).
+using DecisionKey = std::tuple<size_t, std::string, uint64_t, size_t, std::string>;
 
 }  // namespace
 
@@ -77,19 +78,20 @@ size_t Launcher::predictions() const { return impl_->predictions; }
 
 LaunchDecision Launcher::choose(const std::string& source, const std::string& kernel,
                                 const std::vector<LaunchArg>& args, size_t globalSize,
-                                size_t localSize) {
+                                size_t localSize, const std::string& buildOptions) {
   LaunchDecision decision;
   decision.transferBytes = LaunchArg::transferBytes(args);
   decision.wgsize = localSize != 0 ? localSize : defaultLocalSize(globalSize);
   const DecisionKey key{std::hash<std::string>{}(source), kernel, decision.transferBytes,
-                        decision.wgsize};
+                        decision.wgsize, buildOptions};
   auto found = impl_->cache.find(key);
   decision.cached = found != impl_->cache.end();
   if (!decision.cached) {
-    found = impl_->cache
-                .emplace(key, impl_->predictor->predictDevice(
-                                  source, kernel, decision.transferBytes, decision.wgsize))
-                .first;
+    found =
+        impl_->cache
+            .emplace(key, impl_->predictor->predictDevice(source, kernel, decision.transferBytes,
+                                                          decision.wgsize, buildOptions))
+            .first;
     ++impl_->predictions;
   }
   decision.kernel = found->second.kernel.empty() ? kernel : found->second.kernel;
@@ -101,14 +103,14 @@ LaunchDecision Launcher::choose(const std::string& source, const std::string& ke
 
 LaunchResult Launcher::launch(const std::string& source, const std::string& kernel,
                               const std::vector<LaunchArg>& args, size_t globalSize,
-                              size_t localSize) {
+                              size_t localSize, const std::string& buildOptions) {
   LaunchResult result;
-  result.decision = choose(source, kernel, args, globalSize, localSize);
+  result.decision = choose(source, kernel, args, globalSize, localSize, buildOptions);
   // A default work-group size may shrink to what the kernel allows; a requested one may not.
   const runtime::RunTiming timing =
       impl_->runner(result.decision.device.index)
           .run(source, result.decision.kernel, args, globalSize, result.decision.wgsize,
-               /*shrinkToKernel=*/localSize == 0);
+               /*shrinkToKernel=*/localSize == 0, buildOptions);
   result.h2dMs = static_cast<double>(timing.h2dNs) / 1e6;
   result.kernelMs = static_cast<double>(timing.kernelNs) / 1e6;
   result.d2hMs = static_cast<double>(timing.d2hNs) / 1e6;

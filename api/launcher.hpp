@@ -86,14 +86,17 @@ class Launcher {
 
   /// The decision for running `kernel` of `source` over `globalSize` work-items in groups of
   /// `localSize` (0: the largest power of two up to 256 that divides globalSize) with `args`.
+  /// `buildOptions` are the program's clBuildProgram options: their -D/-I reach the model's
+  /// rewriter (relative -I folders from the current folder), all of them the device's build.
   LaunchDecision choose(const std::string& source, const std::string& kernel,
-                        const std::vector<LaunchArg>& args, size_t globalSize,
-                        size_t localSize = 0);
+                        const std::vector<LaunchArg>& args, size_t globalSize, size_t localSize = 0,
+                        const std::string& buildOptions = "");
 
   /// choose(), then runs the kernel on that device; outputs are in the caller's buffers when it
   /// returns. Throws runtime::RuntimeError (build error, wrong arguments, OpenCL failure).
   LaunchResult launch(const std::string& source, const std::string& kernel,
-                      const std::vector<LaunchArg>& args, size_t globalSize, size_t localSize = 0);
+                      const std::vector<LaunchArg>& args, size_t globalSize, size_t localSize = 0,
+                      const std::string& buildOptions = "");
 
   /// The machine's OpenCL devices.
   const std::vector<runtime::DeviceInfo>& devices() const;

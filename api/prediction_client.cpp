@@ -50,9 +50,10 @@ PredictionClient::~PredictionClient() = default;
 
 runtime::DeviceChoice PredictionClient::predictDevice(const std::string& source,
                                                       const std::string& kernel,
-                                                      uint64_t transferBytes, size_t wgsize) {
-  impl_->server.writeLine(runtime::encodeRecord(
-      {"predict", kernel, std::to_string(transferBytes), std::to_string(wgsize), source}));
+                                                      uint64_t transferBytes, size_t wgsize,
+                                                      const std::string& buildOptions) {
+  impl_->server.writeLine(runtime::encodeRecord({"predict", kernel, std::to_string(transferBytes),
+                                                 std::to_string(wgsize), source, buildOptions}));
   const std::vector<std::string> fields = answer(impl_->server, impl_->timeoutSeconds);
   if (fields[0] != "ok" || fields.size() != 4) {
     throw RuntimeError("prediction service: malformed answer '" + fields[0] + "'");

@@ -19,7 +19,8 @@ class PredictionClient : public runtime::DevicePredictor {
   ~PredictionClient() override;
 
   runtime::DeviceChoice predictDevice(const std::string& source, const std::string& kernel,
-                                      uint64_t transferBytes, size_t wgsize) override;
+                                      uint64_t transferBytes, size_t wgsize,
+                                      const std::string& buildOptions) override;
 
   /// The model file the service loaded.
   const std::string& modelPath() const { return modelPath_; }

@@ -20,9 +20,11 @@ class DevicePredictor {
  public:
   virtual ~DevicePredictor();
   /// The device for `kernel` of `source` (empty: its only kernel) moving `transferBytes` bytes
-  /// (SPEC.md section 4 rule) with work-group size `wgsize`.
+  /// (SPEC.md section 4 rule) with work-group size `wgsize`; `buildOptions` are the program's
+  /// clBuildProgram options (their -D/-I change what the source means).
   virtual DeviceChoice predictDevice(const std::string& source, const std::string& kernel,
-                                     uint64_t transferBytes, size_t wgsize) = 0;
+                                     uint64_t transferBytes, size_t wgsize,
+                                     const std::string& buildOptions) = 0;
 };
 
 }  // namespace deeptune::runtime

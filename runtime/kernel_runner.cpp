@@ -46,23 +46,26 @@ struct KernelRunner::Impl {
   DeviceInfo info;
   std::optional<ocl::Context> context;
   std::optional<ocl::Queue> queue;
-  std::unordered_map<size_t, ocl::Program> programs;  ///< by source hash
+  std::unordered_map<size_t, ocl::Program> programs;  ///< by hash of source and options
 
-  const ocl::Program& program(const std::string& source) {
-    const size_t key = std::hash<std::string>{}(source);
+  const ocl::Program& program(const std::string& source, const std::string& extraOptions) {
+    const size_t key = std::hash<std::string>{}(source + '\0' + extraOptions);
     auto found = programs.find(key);
     if (found != programs.end()) return found->second;
     ocl::Program built(*context, source);
     std::string log;
-    if (!built.build(id, buildOptions(), log)) {
+    const std::string options =
+        extraOptions.empty() ? buildOptions() : buildOptions() + " " + extraOptions;
+    if (!built.build(id, options, log)) {
       throw RuntimeError("the kernel source does not build on " + info.name + ": " +
                          buildErrors(log));
     }
     return programs.emplace(key, std::move(built)).first->second;
   }
 
-  ocl::Kernel kernel(const std::string& source, const std::string& name) {
-    const ocl::Program& built = program(source);
+  ocl::Kernel kernel(const std::string& source, const std::string& name,
+                     const std::string& extraOptions) {
+    const ocl::Program& built = program(source, extraOptions);
     try {
       return ocl::Kernel(built, name);
     } catch (const RuntimeError&) {  // the program's kernel names are only read to explain
@@ -88,13 +91,13 @@ const DeviceInfo& KernelRunner::device() const { return impl_->info; }
 
 RunTiming KernelRunner::run(const std::string& source, const std::string& name,
                             const std::vector<LaunchArg>& args, size_t globalSize, size_t localSize,
-                            bool shrinkToKernel) {
+                            bool shrinkToKernel, const std::string& buildOptions) {
   if (globalSize == 0 || localSize == 0 || globalSize % localSize != 0) {
     throw RuntimeError("global size " + std::to_string(globalSize) +
                        " must be a positive multiple of the work-group size " +
                        std::to_string(localSize));
   }
-  ocl::Kernel kernel = impl_->kernel(source, name);
+  ocl::Kernel kernel = impl_->kernel(source, name, buildOptions);
   if (shrinkToKernel) {  // halving a divisor of globalSize that is a power of two keeps it one
     const size_t allowed = kernel.maxWorkGroupSize(impl_->id);
     while (localSize > 1 && localSize > allowed) localSize /= 2;

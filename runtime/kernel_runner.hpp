@@ -47,12 +47,13 @@ class KernelRunner {
 
   /// Copies the inputs in, runs `kernel` of `source` over `globalSize` work-items in groups of
   /// `localSize` (which must divide it; with `shrinkToKernel`, halved while it exceeds what the
-  /// kernel allows on this device) and reads the outputs back; blocks until done. Returns the
+  /// kernel allows on this device) and reads the outputs back; the program is built with
+  /// `buildOptions` added to buildOptions(); blocks until done. Returns the
   /// time of each part. Throws RuntimeError on a build error (with the log's first errors),
   /// an unknown kernel, an argument count that does not match, or a failed OpenCL call.
   RunTiming run(const std::string& source, const std::string& kernel,
                 const std::vector<LaunchArg>& args, size_t globalSize, size_t localSize,
-                bool shrinkToKernel = false);
+                bool shrinkToKernel = false, const std::string& buildOptions = "");
 
  private:
   struct Impl;

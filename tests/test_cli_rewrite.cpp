@@ -135,3 +135,54 @@ TEST_CASE("cli rewrite: a corrupt cached PCH is rebuilt; a shared cache folder i
   run("XDG_CACHE_HOME='" + shared + "' ");
   CHECK(std::filesystem::is_empty(shared + "/deeptune"));
 }
+
+TEST_CASE("cli -D and -I: the host's build options reach the rewriter and the OpenCL build",
+          "[cli][rewrite][source-options]") {
+  ScratchDir dir("deeptune-cli-host-options");
+  std::filesystem::create_directories(dir.path / "src");
+  std::filesystem::create_directories(dir.path / "include");
+  dir.file("include/common.h", "#define BLOCK 16\n");
+  dir.file("src/local.h", "#define SCALE 2\n");
+  const std::string kernel = dir.file(
+      "src/k.cl",
+      "#include \"local.h\"\n#include \"common.h\"\n__kernel void scale(__global float* a) {\n"
+      "  a[get_global_id(0)] = a[get_global_id(0)] * SCALE * N_GP + BLOCK;\n}\n");
+  const std::string include = (dir.path / "include").string();
+  const std::string expected =
+      "__kernel void A(__global float* a) {\n  a[get_global_id(0)] = a[get_global_id(0)] * 2 * "
+      "8 + 16;\n}\n";
+  // Both spellings of each option; local.h comes from the kernel's own folder.
+  for (const std::string& flags : {"-D N_GP=8 -I '" + include + "'", "-DN_GP=8 -I'" + include + "'",
+                                   "--define N_GP=8 --include '" + include + "'"}) {
+    const auto result = runCli("rewrite '" + kernel + "' " + flags);
+    INFO(flags << " -> " << result.err);
+    CHECK(result.exitCode == 0);
+    CHECK(result.out == expected);
+  }
+  // Without -I the header is not found (it lies outside the kernel's folder).
+  const auto missing = runCli("rewrite '" + kernel + "' -D N_GP=8");
+  CHECK(missing.exitCode == 2);
+  CHECK_THAT(missing.err, Contains("k.cl:2:10: 'common.h' file not found"));
+  // A bad value is refused before any work, naming it.
+  const auto bad = runCli("rewrite '" + kernel + "' -D 'N GP=8'");
+  CHECK(bad.exitCode == 2);
+  CHECK_THAT(bad.err, Contains("-D 'N GP=8': spaces"));
+
+  // predict reads the same text; measure builds with the same options on the device.
+  const auto predicted =
+      runCli("predict '" + kernel + "' -D N_GP=8 -I '" + include + "' --dsize 4096 --wgsize 64");
+  INFO(predicted.err);
+  CHECK(predicted.exitCode == 0);
+  CHECK_THAT(predicted.out, Contains("scale: "));
+  const std::string out = (dir.path / "m.csv").string();
+  const auto measured = runCli("measure '" + kernel + "' -D N_GP=8 -I '" + include +
+                               "' --gsize 256 --timeout 60 -o '" + out + "'");
+  INFO(measured.err);
+  REQUIRE(measured.exitCode == 0);
+  CHECK_THAT(readWholeFile(out), Contains(",OK,"));
+  const std::string without = (dir.path / "without.csv").string();
+  const auto unbuilt =
+      runCli("measure '" + kernel + "' --gsize 256 --timeout 60 -o '" + without + "'");
+  REQUIRE(unbuilt.exitCode == 0);
+  CHECK_THAT(readWholeFile(without), Contains("BUILD_ERROR"));
+}

@@ -32,7 +32,7 @@ class FixedPredictor : public deeptune::runtime::DevicePredictor {
   };
   FixedPredictor(std::string device, Log& log) : device_(std::move(device)), log_(log) {}
   DeviceChoice predictDevice(const std::string&, const std::string& kernel, uint64_t transfer,
-                             size_t wgsize) override {
+                             size_t wgsize, const std::string&) override {
     ++log_.calls;
     log_.transfer = transfer;
     log_.wgsize = wgsize;
@@ -153,6 +153,34 @@ TEST_CASE("the prediction service answers with the bundled model", "[launcher][s
   CHECK_THROWS_WITH(launcher.choose("int x = ;", "k", {outputBuffer(x.data(), 256)}, 64),
                     Contains("launch source"));
   CHECK(runSaxpy(launcher, saxpySource(), 128).decision.probability >= 0.5);
+}
+
+TEST_CASE("the program's build options reach the model and the device build",
+          "[launcher][service][source-options]") {
+  // The kernel means something only with the host's -D: the service's rewriter must read it
+  // (else the model sees an undefined name) and the device's build must get it.
+  deeptune::api::LauncherOptions options;
+  options.deeptuneExecutable = deeptune::test::cliPath();
+  Launcher launcher(options);
+  const std::string source =
+      "__kernel void scaled(__global float* a) {\n  a[get_global_id(0)] *= FACTOR;\n}\n";
+  std::vector<float> a(256, 1.0f);
+  const auto result =
+      launcher.launch(source, "scaled", {outputBuffer(a.data(), a.size() * sizeof(float))},
+                      a.size(), 0, "-cl-mad-enable -DFACTOR=3.0f");
+  CHECK(result.decision.kernel == "scaled");
+  for (float v : a) REQUIRE(v == 3.0f);
+  // Other options are a different program: asked and built again, and without the -D the device
+  // build fails with the compiler's message.
+  CHECK_THROWS_WITH(launcher.launch(source, "scaled",
+                                    {outputBuffer(a.data(), a.size() * sizeof(float))}, a.size()),
+                    Contains("does not build") && Contains("FACTOR"));
+  CHECK(launcher.predictions() == 2);
+  // A malformed -D is refused by the service with its reason.
+  CHECK_THROWS_WITH(
+      launcher.choose(source, "scaled", {outputBuffer(a.data(), a.size() * sizeof(float))},
+                      a.size(), 0, "-D 9=1"),
+      Contains("expected NAME or NAME=VALUE"));
 }
 
 TEST_CASE("a prediction service that cannot load its model is a clear error", "[launcher]") {

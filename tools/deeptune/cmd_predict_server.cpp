@@ -42,13 +42,14 @@ int runPredictServer(const Args& args) {
   std::string line;
   while (std::getline(std::cin, line)) {
     const std::vector<std::string> request = runtime::decodeRecord(line);
-    if (request.size() != 5 || request[0] != "predict") {
+    if (request.size() != 6 || request[0] != "predict") {
       send({"error", "prediction service: malformed request"});
       continue;
     }
     try {
-      const api::DevicePrediction prediction = predictor->predict(
-          request[4], "launch source", request[1], std::stod(request[2]), std::stod(request[3]));
+      const api::DevicePrediction prediction =
+          predictor->predict(request[4], "launch source", request[1], std::stod(request[2]),
+                             std::stod(request[3]), data::sourceOptionsFromBuildFlags(request[5]));
       send({"ok", prediction.kernel, prediction.device, std::to_string(prediction.probability)});
     } catch (const std::exception& e) {
       send({"error", e.what()});
