@@ -1,5 +1,9 @@
-// Kernel extraction: finds one function's definition in formatted, normalized text.
+// Kernel extraction: finds one function's definition in formatted, normalized text, and the
+// file-level declarations it needs.
+#include <algorithm>
 #include <cctype>
+#include <set>
+#include <vector>
 
 #include "rewriter/internal/passes.hpp"
 
@@ -27,7 +31,150 @@ size_t skipBalanced(std::string_view text, size_t open) {
   return std::string_view::npos;
 }
 
+/// Words (identifiers, numbers) and single punctuation characters of `text`, literals skipped.
+std::vector<std::string_view> tokensOf(std::string_view text) {
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (c == '"' || c == '\'') {
+      size_t j = i + 1;
+      while (j < text.size() && text[j] != c) j += text[j] == '\\' ? 2 : 1;
+      i = std::min(j + 1, text.size());
+    } else if (isIdentifierChar(c)) {
+      size_t j = i;
+      while (j < text.size() && isIdentifierChar(text[j])) ++j;
+      out.push_back(text.substr(i, j - i));
+      i = j;
+    } else {
+      out.push_back(text.substr(i++, 1));
+    }
+  }
+  return out;
+}
+
+bool isIdentifier(std::string_view token) {
+  return !token.empty() && (std::isalpha(static_cast<unsigned char>(token[0])) || token[0] == '_');
+}
+
+/// One file-level item of normalized text: a declaration up to its ';', or a function definition.
+struct TopLevelItem {
+  std::string_view text;
+  bool function = false;  ///< a function definition or prototype: never copied into an extract
+};
+
+std::vector<TopLevelItem> topLevelItems(std::string_view text) {
+  std::vector<TopLevelItem> items;
+  size_t start = 0;
+  int depth = 0;
+  size_t firstBrace = std::string_view::npos;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"' || c == '\'') {
+      for (++i; i < text.size() && text[i] != c; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+      continue;
+    }
+    if (c == '{' && depth++ == 0 && firstBrace == std::string_view::npos) firstBrace = i;
+    const bool closesBody = c == '}' && --depth == 0 && [&] {
+      // A function body: its '{' follows the parameter list's ')'.
+      size_t before = firstBrace;
+      while (before > start && std::isspace(static_cast<unsigned char>(text[before - 1]))) {
+        --before;
+      }
+      return before > start && text[before - 1] == ')';
+    }();
+    if (closesBody || (c == ';' && depth == 0)) {
+      const std::string_view item = text.substr(start, i + 1 - start);
+      const std::vector<std::string_view> tokens = tokensOf(item);
+      const bool typedefItem = !tokens.empty() && tokens.front() == "typedef";
+      bool prototype = false;  // `T f(...);`: a '(' at depth 0 before any '='
+      for (const std::string_view token : tokens) {
+        if (token == "=" || token == "{") break;
+        if (token == "(") prototype = true;
+      }
+      items.push_back({item, closesBody || (prototype && !typedefItem)});
+      start = i + 1;
+      firstBrace = std::string_view::npos;
+    }
+  }
+  return items;
+}
+
+/// The names a declaration introduces: a typedef's name; a struct, union or enum tag, its enum
+/// constants and the variables declared after its body; a variable's names.
+std::set<std::string_view> declaredNames(std::string_view item) {
+  const std::vector<std::string_view> tokens = tokensOf(item);
+  std::set<std::string_view> names;
+  if (tokens.empty()) return names;
+  if (tokens.front() == "typedef") {
+    std::string_view last;
+    for (const std::string_view token : tokens) {
+      if (token == "[") break;
+      if (isIdentifier(token)) last = token;
+    }
+    if (!last.empty()) names.insert(last);
+    return names;
+  }
+  int braces = 0;
+  int parens = 0;
+  for (size_t k = 0; k < tokens.size(); ++k) {
+    const std::string_view token = tokens[k];
+    const std::string_view next = k + 1 < tokens.size() ? tokens[k + 1] : std::string_view();
+    if (token == "{") ++braces;
+    if (token == "}") --braces;
+    if (token == "(") ++parens;
+    if (token == ")") --parens;
+    if (!isIdentifier(token) || parens != 0) continue;
+    const bool tag =
+        k > 0 && (tokens[k - 1] == "struct" || tokens[k - 1] == "union" || tokens[k - 1] == "enum");
+    const bool enumConstant = braces == 1 && k > 0 &&
+                              (tokens[k - 1] == "{" || tokens[k - 1] == ",") &&
+                              (next == "," || next == "=" || next == "}");
+    const bool declarator =
+        braces == 0 && (next == "=" || next == "[" || next == ";" || next == ",");
+    if (tag || enumConstant || declarator) names.insert(token);
+  }
+  return names;
+}
+
 }  // namespace
+
+std::string neededDeclarations(std::string_view text, std::string_view definition) {
+  std::set<std::string_view> used;
+  for (const std::string_view token : tokensOf(definition)) {
+    if (isIdentifier(token)) used.insert(token);
+  }
+  const std::vector<TopLevelItem> items = topLevelItems(text);
+  std::vector<bool> needed(items.size(), false);
+  for (bool grew = true; grew;) {  // declarations may need others (a typedef of a struct)
+    grew = false;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (needed[i] || items[i].function) continue;
+      const std::set<std::string_view> names = declaredNames(items[i].text);
+      const bool uses = std::any_of(names.begin(), names.end(),
+                                    [&](std::string_view name) { return used.count(name) != 0; });
+      if (!uses) continue;
+      needed[i] = grew = true;
+      for (const std::string_view token : tokensOf(items[i].text)) {
+        if (isIdentifier(token)) used.insert(token);
+      }
+    }
+  }
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!needed[i]) continue;
+    std::string_view item = items[i].text;
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front()))) {
+      item.remove_prefix(1);
+    }
+    out.append(item);
+    out.push_back('\n');
+  }
+  return out;
+}
 
 std::optional<std::string> cutFunctionDefinition(std::string_view text, const std::string& name) {
   // Formatted text starts each top-level declaration at column 0; a definition is the name,

@@ -108,8 +108,14 @@ Normalized runPipeline(std::string_view source, const std::string& fileName,
                        internal::ClangResources& resources,
                        const data::SourceOptions& options = {}) {
   checkInput(source, fileName);
-  const internal::PreprocessedText preprocessed =
-      internal::runPreprocessorPass(source, fileName, resources, options);
+  // The file's own typedefs of names the shim defines win (their uses read the file's type).
+  data::SourceOptions withTypedefs = options;
+  for (std::string& define : internal::typedefOverrides(source)) {
+    withTypedefs.defines.push_back(std::move(define));
+  }
+  internal::PreprocessedText preprocessed =
+      internal::runPreprocessorPass(source, fileName, resources, withTypedefs);
+  preprocessed.text = internal::dropSelfTypedefs(std::move(preprocessed.text));
   checkStructure(preprocessed.text, fileName, &preprocessed.originalLine);  // macros expanded
   RenamedText renamed = internal::runRenamePass(preprocessed.text, fileName, resources);
   if (renamed.functionDefinitions == 0) {
@@ -187,7 +193,11 @@ std::string Normalizer::extractKernel(std::string_view source, const std::string
         fileName, 1, 1,
         "cannot find the definition of kernel '" + chosen->original + "' in the normalized text");
   }
-  return runPipeline(*definition, fileName, impl_->resources).text;
+  // What the kernel needs of the file (its typedefs, structs, constant tables) comes with it, on
+  // lines of its own before the kernel, so that the extract is valid OpenCL by itself.
+  return runPipeline(internal::neededDeclarations(whole.text, *definition) + *definition, fileName,
+                     impl_->resources)
+      .text;
 }
 
 std::string Normalizer::preprocess(std::string_view source, const std::string& fileName,

@@ -47,7 +47,9 @@ class Normalizer {
   std::string normalize(std::string_view source, const std::string& fileName,
                         const data::SourceOptions& options = {}) const;
 
-  /// Normalizes the file, cuts out one kernel and normalizes that alone (the paper's extracts).
+  /// Normalizes the file, cuts out one kernel and normalizes that alone (the paper's extracts),
+  /// preceded by the file-level typedefs, struct/union/enum definitions and variables (e.g.
+  /// `__constant` tables) it uses, each on its own line; called helper functions are not copied.
   /// An empty `kernel` selects the file's only kernel; otherwise an error lists the kernels.
   /// If `chosen` is given, it receives the extracted kernel's names.
   std::string extractKernel(std::string_view source, const std::string& fileName,
@@ -76,7 +78,9 @@ std::string stripAttributes(std::string_view source);
 /// Stage 5: libFormat with the paper's style, then trims surrounding whitespace.
 std::string formatSource(std::string_view source);
 
-/// Stage 7: leading whitespace removed, whitespace runs up to the first '{' become one space.
+/// Stage 7: leading whitespace removed; in the declaration that owns the first '{' (the
+/// prototype), whitespace runs up to that '{' become one space. Declarations before it (a whole
+/// file's typedefs, an extract's needed declarations) keep their own lines.
 std::string prototypeOnOneLine(std::string_view source);
 
 }  // namespace deeptune::rewriter

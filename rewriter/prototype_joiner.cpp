@@ -1,4 +1,4 @@
-// Stage 7 of the normalizer: the text before the first '{' (the prototype) on one line.
+// Stage 7 of the normalizer: the prototype before the first '{' on one line.
 #include <cctype>
 
 #include "rewriter/normalizer.hpp"
@@ -14,6 +14,17 @@ std::string prototypeOnOneLine(std::string_view source) {
   const size_t prototypeEnd = brace == std::string_view::npos ? source.size() : brace + 1;
   std::string output;
   output.reserve(source.size());
+  // Declarations before the one that owns the first '{' (a whole file's typedefs, an extract's
+  // needed declarations) keep their own lines: only the prototype is joined.
+  const size_t previous = source.substr(0, prototypeEnd).find_last_of(";}");
+  if (previous != std::string_view::npos && previous >= position) {
+    size_t start = previous + 1;
+    while (start < prototypeEnd && std::isspace(static_cast<unsigned char>(source[start]))) {
+      ++start;
+    }
+    output.append(source.substr(position, start - position));
+    position = start;
+  }
   bool inSpace = false;
   for (; position < prototypeEnd; ++position) {
     if (std::isspace(static_cast<unsigned char>(source[position]))) {

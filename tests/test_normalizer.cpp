@@ -24,8 +24,9 @@ TEST_CASE("full normalization, table of {before, after}", "[rewriter]") {
       {"functions in order of first declaration, prototypes included",
        "void helper(int x);\n__kernel void k(__global int* out) {\n  out[0] = helper(1);\n}\n"
        "void helper(int x) {\n  return;\n}\n",
-       // Stage 7 joins everything before the first '{' into one line, the prototype included.
-       "void A(int a); __kernel void B(__global int* b) {\n  b[0] = A(1);\n}\nvoid A(int a) {\n"
+       // Stage 7 joins the prototype that owns the first '{' only: the declaration before it keeps
+       // its own line (issue 10; it used to be joined onto the kernel's line).
+       "void A(int a);\n__kernel void B(__global int* b) {\n  b[0] = A(1);\n}\nvoid A(int a) {\n"
        "  return;\n}"},
       {"same spelling gets the same name in every function",
        "void f(int n) {\n  n++;\n}\n__kernel void g(__global int* p, int n) {\n  p[n] = 0;\n}\n",
@@ -108,6 +109,36 @@ TEST_CASE("kernel extraction reproduces the paper's single-kernel extracts", "[r
   const std::string single = "__kernel void only(__global int* a) {\n  a[0] = 1;\n}\n";
   CHECK(normalizer.extractKernel(single, "one.cl", "") ==
         "__kernel void A(__global int* a) {\n  a[0] = 1;\n}");
+}
+
+TEST_CASE("typedefs and the declarations an extract needs give valid OpenCL", "[rewriter]") {
+  // Issue 10: `typedef float DATA_TYPE;` came out as `typedef float float;` (the shim defines
+  // DATA_TYPE), joined onto the kernel's line; an extract lost the typedefs, structs and constant
+  // tables it uses.
+  const Normalizer normalizer;
+  const std::string file =
+      "typedef double DATA_TYPE;\ntypedef float mytype;\nstruct P { float x; };\n"
+      "typedef struct P PT;\n__constant float table[2] = {1.0f, 2.0f};\n"
+      "__constant float unused[2] = {3.0f, 4.0f};\nenum Mode { FAST, SLOW };\n"
+      "__kernel void k(__global mytype* a, __global DATA_TYPE* b, __global PT* p) {\n"
+      "  a[0] = b[0] + p[0].x + table[1] + FAST;\n}\n"
+      "__kernel void j(__global DATA_TYPE* a) { a[0] = 1; }\n";
+  const std::string whole = normalizer.normalize(file, "types.cl");
+  CHECK_THAT(whole, !Catch::Contains("typedef double double") &&
+                        !Catch::Contains("typedef float float") &&
+                        Catch::StartsWith("typedef float mytype;\nstruct P {\n"));
+  CHECK_THAT(whole, Catch::Contains("__kernel void B(__global double* c) {"));  // the file's type
+  CHECK(normalizer.extractKernel(file, "types.cl", "k") ==
+        "typedef float mytype;\nstruct P {\n  float x;\n};\ntypedef struct P PT;\n"
+        "__constant float a[2] = {1.0f, 2.0f};\nenum Mode { FAST, SLOW };\n"
+        "__kernel void A(__global mytype* b, __global double* c, __global PT* d) {\n"
+        "  b[0] = c[0] + d[0].x + a[1] + FAST;\n}");
+  // A kernel that needs none of them is extracted alone, as the paper's extracts are.
+  CHECK(normalizer.extractKernel(file, "types.cl", "j") ==
+        "__kernel void A(__global double* a) {\n  a[0] = 1;\n}");
+  // A shim type name the file does not define still reads the shim's type.
+  CHECK(normalizer.normalize("__kernel void k(__global DATA_TYPE* a) { a[0] = 1; }\n", "s.cl") ==
+        "__kernel void A(__global float* a) {\n  a[0] = 1;\n}");
 }
 
 TEST_CASE("text stages on their own", "[rewriter]") {

@@ -36,6 +36,20 @@ struct RenamedText {
 RenamedText runRenamePass(std::string_view source, const std::string& fileName,
                           ClangResources& resources);
 
+/// Definitions ("NAME=TYPE") that make the file's own `typedef TYPE NAME;` win over the shim's
+/// macro of the same name (`#define DATA_TYPE float` would turn `typedef double DATA_TYPE;` into
+/// `typedef double float;` and every use into float).
+std::vector<std::string> typedefOverrides(std::string_view source);
+
+/// `text` with every `typedef T T;` blanked (what an overridden typedef becomes once its name is
+/// expanded): the uses already read T. Newlines are kept.
+std::string dropSelfTypedefs(std::string text);
+
+/// The file-level declarations of normalized `text` that `definition` uses (typedefs, struct,
+/// union and enum definitions, variables such as `__constant` tables), directly or through each
+/// other, in file order, one per line. Functions are never included.
+std::string neededDeclarations(std::string_view text, std::string_view definition);
+
 /// The definition of function `name` in formatted text (from its line to its closing brace).
 std::optional<std::string> cutFunctionDefinition(std::string_view text, const std::string& name);
 
