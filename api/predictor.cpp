@@ -26,6 +26,7 @@ struct EncodedKernel {
   std::string kernel;
   std::vector<int> tokens;
   size_t skipped = 0;
+  std::vector<std::string> undeclared;
 };
 
 fs::path executableDir() {
@@ -86,8 +87,10 @@ DevicePrediction Predictor::predict(const std::string& source, const std::string
   if (found == impl_->cache.end()) {
     EncodedKernel encoded;
     rewriter::KernelName chosen;
+    rewriter::RewriteNotes notes;
     const std::string extract =
-        impl_->normalizer.extractKernel(source, fileName, kernel, &chosen, options);
+        impl_->normalizer.extractKernel(source, fileName, kernel, &chosen, options, &notes);
+    encoded.undeclared = std::move(notes.undeclared);
     const auto encoding =
         impl_->vocabulary.encode(extract, tokenizer::UnknownPolicy::kSkip, fileName);
     encoded.skipped = encoding.skipped;
@@ -106,6 +109,7 @@ DevicePrediction Predictor::predict(const std::string& source, const std::string
   prediction.device = impl_->network.info().labels[gpu ? 1 : 0];
   prediction.probability = probabilities[gpu ? 1 : 0];
   prediction.skippedCharacters = found->second.skipped;
+  prediction.undeclared = found->second.undeclared;
   prediction.tokens = found->second.tokens.size();
   return prediction;
 }

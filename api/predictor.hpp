@@ -17,6 +17,9 @@ struct DevicePrediction {
   double probability = 0;        ///< the model's probability of `device`
   size_t skippedCharacters = 0;  ///< characters outside the model's vocabulary (ignored)
   size_t tokens = 0;             ///< tokens the model read (after truncation)
+  /// Names the source uses but declares nowhere (a host -D or header not given): left as they
+  /// are in the text the model read.
+  std::vector<std::string> undeclared;
 };
 
 /// The meaningful range of a launch's sizes: up to 1 PB moved, work-groups up to 2^20 items.

@@ -194,10 +194,17 @@ void ErrorCollector::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
   clang::DiagnosticConsumer::HandleDiagnostic(level, info);
   if (level < clang::DiagnosticsEngine::Error) return;
   if (level == clang::DiagnosticsEngine::Fatal) fatal_ = true;
-  if (first_) return;
-  ClangError error;
   llvm::SmallString<128> message;
   info.FormatDiagnostic(message);
+  const llvm::StringRef text = message.str();
+  for (const llvm::StringRef prefix : {"use of undeclared identifier '", "unknown type name '",
+                                       "implicit declaration of function '"}) {
+    if (!text.startswith(prefix)) continue;
+    const llvm::StringRef name = text.drop_front(prefix.size()).split('\'').first;
+    if (!name.empty()) undeclared_.insert(name.str());
+  }
+  if (first_) return;
+  ClangError error;
   error.message = message.str().str();
   error.fatal = level == clang::DiagnosticsEngine::Fatal;
   if (info.hasSourceManager() && info.getLocation().isValid()) {

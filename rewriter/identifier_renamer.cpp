@@ -3,8 +3,10 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/Lexer.h>
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 
 #include "rewriter/internal/passes.hpp"
@@ -106,6 +108,75 @@ class RenameCollector : public clang::RecursiveASTVisitor<RenameCollector> {
     return true;
   }
 
+  /// Adds the occurrences the AST does not hold: Clang drops a statement it cannot type-check
+  /// (one using a name the host defines), and the declared names in it would keep their
+  /// spelling. Every identifier token of the main file spelled like a declared variable, or like
+  /// a declared function and followed by '(', becomes an occurrence; member names (after '.' or
+  /// '->'), struct/union/enum tags and bodies, and attribute arguments are left alone.
+  void addTokenOccurrences(const clang::LangOptions& language) {
+    std::set<unsigned> seen;
+    for (const Occurrence& occurrence : occurrences_) seen.insert(occurrence.offset);
+    const clang::FileID main = sources_.getMainFileID();
+    const llvm::StringRef buffer = sources_.getBufferData(main);
+    clang::Lexer lexer(sources_.getLocForStartOfFile(main), language, buffer.begin(),
+                       buffer.begin(), buffer.end());
+    std::vector<clang::Token> tokens;
+    clang::Token token;
+    do {
+      lexer.LexFromRawLexer(token);
+      tokens.push_back(token);
+    } while (token.isNot(clang::tok::eof));
+    int braces = 0;
+    std::vector<int> recordBodies;  // brace depths at which a struct/union/enum body opened
+    int attributeParens = 0;
+    bool tagKeywordPending = false;
+    for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+      const clang::Token& t = tokens[i];
+      if (attributeParens > 0) {
+        if (t.is(clang::tok::l_paren)) ++attributeParens;
+        if (t.is(clang::tok::r_paren)) --attributeParens;
+        continue;
+      }
+      if (t.is(clang::tok::l_brace)) {
+        ++braces;
+        if (tagKeywordPending) recordBodies.push_back(braces);
+        tagKeywordPending = false;
+      } else if (t.is(clang::tok::r_brace)) {
+        if (!recordBodies.empty() && recordBodies.back() == braces) recordBodies.pop_back();
+        --braces;
+      } else if (t.is(clang::tok::semi)) {
+        tagKeywordPending = false;
+      }
+      if (t.isNot(clang::tok::raw_identifier)) continue;
+      const std::string name = t.getRawIdentifier().str();
+      if (name == "struct" || name == "union" || name == "enum") {
+        tagKeywordPending = true;
+        continue;
+      }
+      if (name == "__attribute__") {
+        if (tokens[i + 1].is(clang::tok::l_paren)) {
+          attributeParens = 1;
+          ++i;
+        }
+        continue;
+      }
+      const unsigned offset = sources_.getFileOffset(t.getLocation());
+      const bool member = i > 0 && tokens[i - 1].isOneOf(clang::tok::period, clang::tok::arrow);
+      const bool tag = i > 0 && tokens[i - 1].is(clang::tok::raw_identifier) &&
+                       (tokens[i - 1].getRawIdentifier() == "struct" ||
+                        tokens[i - 1].getRawIdentifier() == "union" ||
+                        tokens[i - 1].getRawIdentifier() == "enum");
+      if (seen.count(offset) != 0 || member || tag || !recordBodies.empty()) continue;
+      if (variables_.find(name) != nullptr) {
+        occurrences_.push_back({offset, name, false});
+        ++result_.recoveredOccurrences;
+      } else if (functions_.find(name) != nullptr && tokens[i + 1].is(clang::tok::l_paren)) {
+        occurrences_.push_back({offset, name, true});
+        ++result_.recoveredOccurrences;
+      }
+    }
+  }
+
   /// The edits for every occurrence whose name was declared in the file.
   std::vector<Edit> edits() const {
     std::vector<Edit> edits;
@@ -166,6 +237,7 @@ class RenameConsumer : public clang::ASTConsumer {
   void HandleTranslationUnit(clang::ASTContext& context) override {
     RenameCollector collector(context.getSourceManager(), result_);
     for (clang::Decl* decl : topLevel_) collector.TraverseDecl(decl);
+    collector.addTokenOccurrences(context.getLangOpts());
     edits_ = collector.edits();
   }
 
@@ -217,6 +289,7 @@ RenamedText runRenamePass(std::string_view source, const std::string& fileName,
   RenameAction action(result, edits);
   instance->ExecuteAction(action);
   result.firstError = errors.firstError();
+  result.undeclared.assign(errors.undeclaredNames().begin(), errors.undeclaredNames().end());
   result.text = applyEdits(source, std::move(edits));
   return result;
 }

@@ -102,6 +102,7 @@ int countLines(std::string_view text) {
 struct Normalized {
   std::string text;
   std::vector<KernelName> kernels;
+  std::vector<std::string> undeclared;
 };
 
 Normalized runPipeline(std::string_view source, const std::string& fileName,
@@ -133,7 +134,7 @@ Normalized runPipeline(std::string_view source, const std::string& fileName,
   if (countLines(text) < 3) {
     throw RewriteError(fileName, 1, 1, "no code: the normalized text has fewer than 3 lines");
   }
-  return {prototypeOnOneLine(text), std::move(renamed.kernels)};
+  return {prototypeOnOneLine(text), std::move(renamed.kernels), std::move(renamed.undeclared)};
 }
 
 std::string kernelList(const std::vector<KernelName>& kernels) {
@@ -152,8 +153,10 @@ Normalizer::Normalizer() : impl_(std::make_unique<Impl>()) {}
 Normalizer::~Normalizer() = default;
 
 std::string Normalizer::normalize(std::string_view source, const std::string& fileName,
-                                  const data::SourceOptions& options) const {
-  return runPipeline(source, fileName, impl_->resources, options).text;
+                                  const data::SourceOptions& options, RewriteNotes* notes) const {
+  Normalized normalized = runPipeline(source, fileName, impl_->resources, options);
+  if (notes != nullptr) notes->undeclared = std::move(normalized.undeclared);
+  return std::move(normalized.text);
 }
 
 std::vector<KernelName> Normalizer::kernels(std::string_view source, const std::string& fileName,
@@ -166,8 +169,10 @@ std::vector<KernelName> Normalizer::kernels(std::string_view source, const std::
 
 std::string Normalizer::extractKernel(std::string_view source, const std::string& fileName,
                                       const std::string& kernel, KernelName* chosenName,
-                                      const data::SourceOptions& options) const {
+                                      const data::SourceOptions& options,
+                                      RewriteNotes* notes) const {
   const Normalized whole = runPipeline(source, fileName, impl_->resources, options);
+  if (notes != nullptr) notes->undeclared = whole.undeclared;
   const KernelName* chosen = nullptr;
   if (kernel.empty()) {
     if (whole.kernels.size() != 1) {

@@ -31,6 +31,13 @@ struct KernelName {
   std::string normalized;
 };
 
+/// What a normalization noticed besides its text.
+struct RewriteNotes {
+  /// Names the file uses but declares nowhere (a host's -D or a header not given), sorted; they
+  /// are left as they are, and everything declared is renamed even in statements around them.
+  std::vector<std::string> undeclared;
+};
+
 /// Normalizes OpenCL C 1.2 sources in-process with Clang. Thread-compatible: use one instance
 /// per thread. The shim's precompiled header is built on first use and cached on disk (see
 /// rewriter/README.md). Every method throws RewriteError for input it cannot normalize.
@@ -45,16 +52,19 @@ class Normalizer {
   /// for relative #include lookups; `options` are the host's -D and -I (its -I folders may be
   /// included from, besides the file's own folder). The result has no trailing newline.
   std::string normalize(std::string_view source, const std::string& fileName,
-                        const data::SourceOptions& options = {}) const;
+                        const data::SourceOptions& options = {},
+                        RewriteNotes* notes = nullptr) const;
 
   /// Normalizes the file, cuts out one kernel and normalizes that alone (the paper's extracts),
   /// preceded by the file-level typedefs, struct/union/enum definitions and variables (e.g.
   /// `__constant` tables) it uses, each on its own line; called helper functions are not copied.
   /// An empty `kernel` selects the file's only kernel; otherwise an error lists the kernels.
   /// If `chosen` is given, it receives the extracted kernel's names.
+  /// `notes` are the whole file's.
   std::string extractKernel(std::string_view source, const std::string& fileName,
                             const std::string& kernel, KernelName* chosen = nullptr,
-                            const data::SourceOptions& options = {}) const;
+                            const data::SourceOptions& options = {},
+                            RewriteNotes* notes = nullptr) const;
 
   /// The kernels the file defines, in order.
   std::vector<KernelName> kernels(std::string_view source, const std::string& fileName,

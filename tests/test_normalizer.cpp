@@ -141,6 +141,35 @@ TEST_CASE("typedefs and the declarations an extract needs give valid OpenCL", "[
         "__kernel void A(__global float* a) {\n  a[0] = 1;\n}");
 }
 
+TEST_CASE("names declared in the file are renamed even in statements Clang drops", "[rewriter]") {
+  // Issue 10: with a host-defined N_GP and FLOAT3 missing, Clang dropped the statement and its
+  // parameters kept their names (`RF`, `C`) while the prototype was renamed.
+  const Normalizer normalizer;
+  const std::string source =
+      "__kernel void ratx(__global const float* C, __global float* RF) {\n"
+      "  int i = get_global_id(0);\n  RF[i] = C[i] * N_GP + FLOAT3(i);\n"
+      "  float t = C[i];\n  RF[i] += t;\n}\n";
+  deeptune::rewriter::RewriteNotes notes;
+  CHECK(normalizer.normalize(source, "ratx.cl", {}, &notes) ==
+        "__kernel void A(__global const float* a, __global float* b) {\n"
+        "  int c = get_global_id(0);\n  b[c] = a[c] * N_GP + FLOAT3(c);\n  float d = a[c];\n"
+        "  b[c] += d;\n}");
+  CHECK(notes.undeclared == std::vector<std::string>{"FLOAT3", "N_GP"});
+  // With the host's definitions nothing is undeclared and the same names come out.
+  deeptune::rewriter::RewriteNotes defined;
+  const std::string withHost = normalizer.normalize("#define FLOAT3(x) ((float)(x))\n" + source,
+                                                    "ratx.cl", {{"N_GP=8"}, {}}, &defined);
+  CHECK(withHost.find("b[c] = a[c] * 8 + ((float)(c));") != std::string::npos);
+  CHECK(defined.undeclared.empty());
+  // Members, struct tags and fields spelled like a variable keep their spelling.
+  const std::string members =
+      "struct S { float x; };\n__kernel void k(__global struct S* s, float x) {\n"
+      "  s[0].x = x + UNKNOWN;\n  s->x = x;\n}\n";
+  CHECK(normalizer.normalize(members, "m.cl") ==
+        "struct S {\n  float x;\n};\n__kernel void A(__global struct S* a, float b) {\n"
+        "  a[0].x = b + UNKNOWN;\n  a->x = b;\n}");
+}
+
 TEST_CASE("text stages on their own", "[rewriter]") {
   using deeptune::rewriter::formatSource;
   using deeptune::rewriter::prototypeOnOneLine;

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,17 +26,22 @@ struct ClangError {
   bool fatal = false;
 };
 
-/// Swallows warnings and remembers the first error (warnings and errors never abort a parse).
+/// Swallows warnings and remembers the first error (warnings and errors never abort a parse),
+/// and the names Clang found declared nowhere.
 class ErrorCollector : public clang::DiagnosticConsumer {
  public:
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic& info) override;
   const std::optional<ClangError>& firstError() const { return first_; }
   bool sawFatal() const { return fatal_; }
+  /// Names of "use of undeclared identifier", "unknown type name" and "implicit declaration of
+  /// function" errors, sorted.
+  const std::set<std::string>& undeclaredNames() const { return undeclared_; }
 
  private:
   std::optional<ClangError> first_;
   bool fatal_ = false;
+  std::set<std::string> undeclared_;
 };
 
 /// Path of the precompiled shim header, built on first use (thread-safe) in the cache folder:

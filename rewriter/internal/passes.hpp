@@ -29,7 +29,9 @@ struct RenamedText {
   std::vector<KernelName> kernels;  ///< kernel definitions, in order
   int functionDefinitions = 0;      ///< function definitions in the main file
   int skippedLocations = 0;         ///< uses met inside macro expansions (left untouched)
+  int recoveredOccurrences = 0;     ///< declared names renamed from tokens, not the AST
   std::optional<ClangError> firstError;
+  std::vector<std::string> undeclared;  ///< names used but declared nowhere (left as they are)
 };
 
 /// Parses `source` (already preprocessed) and renames functions and variables.

@@ -51,6 +51,16 @@ std::string openClBuildFlags(const data::SourceOptions& options, const std::stri
   return absolute.buildFlags();
 }
 
+void printUndeclaredNote(const std::string& file, const std::vector<std::string>& undeclared) {
+  if (undeclared.empty()) return;
+  std::string list;
+  for (const std::string& name : undeclared) list += (list.empty() ? "" : ", ") + name;
+  std::cerr << "note: " << file << ": " << undeclared.size()
+            << (undeclared.size() == 1 ? " name" : " names")
+            << " declared nowhere, left as written: " << list
+            << " (the host's -D NAME=VALUE or -I DIR would define them)\n";
+}
+
 std::string commandLine(const std::string& command, const Args& args) {
   std::string line = "deeptune " + command;
   for (const std::string& argument : args) line += " " + argument;

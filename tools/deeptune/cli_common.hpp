@@ -45,6 +45,9 @@ void addSourceOptions(po::options_description& options, SourceOptionValues& valu
 /// made absolute, and the -D definitions.
 std::string openClBuildFlags(const data::SourceOptions& options, const std::string& sourceFile);
 
+/// Tells on stderr which names `file` uses but declares nowhere (nothing if none): one line.
+void printUndeclaredNote(const std::string& file, const std::vector<std::string>& undeclared);
+
 /// "deeptune COMMAND ARGS..." as typed (for provenance in model files and reports).
 std::string commandLine(const std::string& command, const Args& args);
 

@@ -51,11 +51,13 @@ int runPredict(const Args& args) {
                                    {"wgsize", wgsize},
                                    {"model", modelPath},
                                    {"tokens", prediction.tokens},
-                                   {"skipped_characters", prediction.skippedCharacters}};
+                                   {"skipped_characters", prediction.skippedCharacters},
+                                   {"undeclared", prediction.undeclared}};
     std::cout << result.dump() << "\n";
   } else {
     std::printf("%s: %s (probability %.2f)\n", prediction.kernel.c_str(), prediction.device.c_str(),
                 prediction.probability);
+    printUndeclaredNote(input, prediction.undeclared);
     if (prediction.skippedCharacters > 0) {
       std::fprintf(stderr, "note: %zu characters outside the model's vocabulary were ignored\n",
                    prediction.skippedCharacters);
