@@ -1,0 +1,1 @@
+#define ROW_OF(i) ((i) >> WARP_BITS)
