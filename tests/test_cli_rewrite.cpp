@@ -168,6 +168,17 @@ TEST_CASE("cli -D and -I: the host's build options reach the rewriter and the Op
   CHECK(bad.exitCode == 2);
   CHECK_THAT(bad.err, Contains("-D 'N GP=8': spaces"));
 
+  // tokenize --rewrite encodes that same text.
+  const std::string vocab = "'" + deeptune::test::paperDataDir() + "/vocab-128.json'";
+  const std::string rewritten = dir.file(
+      "rewritten.cl", expected.substr(0, expected.size() - 1));  // the text, no final newline
+  const auto direct =
+      runCli("tokenize '" + kernel + "' --rewrite -D N_GP=8 -I '" + include + "' --vocab " + vocab);
+  const auto twoSteps = runCli("tokenize '" + rewritten + "' --vocab " + vocab);
+  CHECK(direct.exitCode == 0);
+  CHECK(direct.out == twoSteps.out);
+  CHECK(runCli("tokenize '" + kernel + "' -D N_GP=8 --vocab " + vocab).exitCode == 2);
+
   // predict reads the same text; measure builds with the same options on the device.
   const auto predicted =
       runCli("predict '" + kernel + "' -D N_GP=8 -I '" + include + "' --dsize 4096 --wgsize 64");

@@ -4,6 +4,9 @@
 #include <string>
 
 #include "tokenizer/vocabulary.hpp"
+#ifdef DEEPTUNE_WITH_REWRITER
+#include "rewriter/normalizer.hpp"
+#endif
 #include "tools/deeptune/commands.hpp"
 
 namespace deeptune::cli {
@@ -11,11 +14,14 @@ namespace deeptune::cli {
 int runTokenize(const Args& args) {
   const std::string usage =
       "usage: deeptune tokenize FILE --vocab VOCAB.json [--strict] [--json]\n"
+      "                         [--rewrite [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...]\n"
       "\n"
       "Encodes FILE with the vocabulary (a JSON array of tokens, e.g. from `deeptune vocab\n"
       "derive`) by maximal munch and prints the token ids separated by spaces. Characters not in\n"
       "the vocabulary are skipped and their count reported on stderr, unless --strict makes them\n"
-      "an error. Input that is not text (NUL bytes, invalid UTF-8) is always an error (exit 2).";
+      "an error. Input that is not text (NUL bytes, invalid UTF-8) is always an error (exit 2).\n"
+      "With --rewrite, FILE is raw OpenCL: it is normalized first (one kernel with --kernel, with\n"
+      "the host's -D/-I), and the ids are those the model reads.";
   po::options_description options("options");
   std::string file;
   std::string vocabPath;
@@ -23,13 +29,37 @@ int runTokenize(const Args& args) {
       "vocab", po::value(&vocabPath)->required(), "vocabulary file (JSON array of tokens)")(
       "strict", "a character not in the vocabulary is an error (exit 2) instead of skipped")(
       "json", "print {\"ids\":[...],\"skipped\":N} instead of plain ids");
+  std::string kernel;
+  SourceOptionValues sourceValues;
+#ifdef DEEPTUNE_WITH_REWRITER
+  options.add_options()("rewrite", "normalize FILE (raw OpenCL) before encoding it")(
+      "kernel,k", po::value(&kernel),
+      "with --rewrite: this kernel only, extracted as predict does");
+  addSourceOptions(options, sourceValues);
+#endif
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
   if (!parseOptions(args, usage, options, positional, vm)) return kExitOk;
 
+  const bool rewrite = vm.count("rewrite") != 0;
+  if (!rewrite &&
+      (!kernel.empty() || !sourceValues.defines.empty() || !sourceValues.includeDirs.empty())) {
+    throw UsageError("tokenize: --kernel, -D and -I apply to raw OpenCL: add --rewrite");
+  }
+  const data::SourceOptions sourceOptions = sourceValues.validated();
   const tokenizer::Vocabulary vocabulary = tokenizer::Vocabulary::load(vocabPath);
-  const std::string text = readFile(file);
+  std::string text = readFile(file);
+#ifdef DEEPTUNE_WITH_REWRITER
+  if (rewrite) {
+    const rewriter::Normalizer normalizer;
+    rewriter::RewriteNotes notes;
+    text = kernel.empty()
+               ? normalizer.normalize(text, file, sourceOptions, &notes)
+               : normalizer.extractKernel(text, file, kernel, nullptr, sourceOptions, &notes);
+    printUndeclaredNote(file, notes.undeclared);
+  }
+#endif
   const auto policy =
       vm.count("strict") ? tokenizer::UnknownPolicy::kStrict : tokenizer::UnknownPolicy::kSkip;
   const tokenizer::Encoding encoding = vocabulary.encode(text, policy, file);
