@@ -32,6 +32,7 @@ class NameTable {
     auto found = names_.find(original);
     return found == names_.end() ? nullptr : &found->second;
   }
+  const std::unordered_map<std::string, std::string>& entries() const { return names_; }
 
  private:
   static bool isReserved(const std::string& name) {
@@ -177,6 +178,15 @@ class RenameCollector : public clang::RecursiveASTVisitor<RenameCollector> {
     }
   }
 
+  /// Every declared name and its new name, functions and variables.
+  std::vector<std::pair<std::string, std::string>> renames() const {
+    std::vector<std::pair<std::string, std::string>> all(functions_.entries().begin(),
+                                                         functions_.entries().end());
+    all.insert(all.end(), variables_.entries().begin(), variables_.entries().end());
+    std::sort(all.begin(), all.end());
+    return all;
+  }
+
   /// The edits for every occurrence whose name was declared in the file.
   std::vector<Edit> edits() const {
     std::vector<Edit> edits;
@@ -239,6 +249,7 @@ class RenameConsumer : public clang::ASTConsumer {
     for (clang::Decl* decl : topLevel_) collector.TraverseDecl(decl);
     collector.addTokenOccurrences(context.getLangOpts());
     edits_ = collector.edits();
+    result_.renames = collector.renames();
   }
 
  private:

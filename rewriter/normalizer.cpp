@@ -103,6 +103,7 @@ struct Normalized {
   std::string text;
   std::vector<KernelName> kernels;
   std::vector<std::string> undeclared;
+  std::vector<std::pair<std::string, std::string>> renames;
 };
 
 Normalized runPipeline(std::string_view source, const std::string& fileName,
@@ -134,7 +135,8 @@ Normalized runPipeline(std::string_view source, const std::string& fileName,
   if (countLines(text) < 3) {
     throw RewriteError(fileName, 1, 1, "no code: the normalized text has fewer than 3 lines");
   }
-  return {prototypeOnOneLine(text), std::move(renamed.kernels), std::move(renamed.undeclared)};
+  return {prototypeOnOneLine(text), std::move(renamed.kernels), std::move(renamed.undeclared),
+          std::move(renamed.renames)};
 }
 
 std::string kernelList(const std::vector<KernelName>& kernels) {
@@ -155,7 +157,10 @@ Normalizer::~Normalizer() = default;
 std::string Normalizer::normalize(std::string_view source, const std::string& fileName,
                                   const data::SourceOptions& options, RewriteNotes* notes) const {
   Normalized normalized = runPipeline(source, fileName, impl_->resources, options);
-  if (notes != nullptr) notes->undeclared = std::move(normalized.undeclared);
+  if (notes != nullptr) {
+    notes->undeclared = std::move(normalized.undeclared);
+    notes->renames = std::move(normalized.renames);
+  }
   return std::move(normalized.text);
 }
 
@@ -172,7 +177,10 @@ std::string Normalizer::extractKernel(std::string_view source, const std::string
                                       const data::SourceOptions& options,
                                       RewriteNotes* notes) const {
   const Normalized whole = runPipeline(source, fileName, impl_->resources, options);
-  if (notes != nullptr) notes->undeclared = whole.undeclared;
+  if (notes != nullptr) {
+    notes->undeclared = whole.undeclared;
+    notes->renames = whole.renames;
+  }
   const KernelName* chosen = nullptr;
   if (kernel.empty()) {
     if (whole.kernels.size() != 1) {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "data/source_options.hpp"
@@ -36,6 +37,8 @@ struct RewriteNotes {
   /// Names the file uses but declares nowhere (a host's -D or a header not given), sorted; they
   /// are left as they are, and everything declared is renamed even in statements around them.
   std::vector<std::string> undeclared;
+  /// Every function and variable the file declares, with its new name, sorted by old name.
+  std::vector<std::pair<std::string, std::string>> renames;
 };
 
 /// Normalizes OpenCL C 1.2 sources in-process with Clang. Thread-compatible: use one instance

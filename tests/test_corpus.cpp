@@ -16,6 +16,7 @@
 #include "rewriter/normalizer.hpp"
 #include "rewriter/rewrite_error.hpp"
 #include "tests/cli_runner.hpp"
+#include "tests/rewrite_checks.hpp"
 #include "tests/test_paths.hpp"
 
 namespace fs = std::filesystem;
@@ -43,27 +44,6 @@ deeptune::data::SourceOptions caseOptions(const fs::path& dir) {
         .push_back(words[i] == "-D" ? words[i + 1] : (dir / words[i + 1]).string());
   }
   return deeptune::data::makeSourceOptions(defines, includes);
-}
-
-/// Identifiers of `text` that are not member names (after '.' or "->").
-std::set<std::string> identifiers(const std::string& text) {
-  std::set<std::string> found;
-  for (size_t i = 0; i < text.size();) {
-    if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
-      size_t j = i;
-      while (j < text.size() &&
-             (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) {
-        ++j;
-      }
-      const bool member =
-          (i > 0 && text[i - 1] == '.') || (i > 1 && text.compare(i - 2, 2, "->") == 0);
-      if (!member) found.insert(text.substr(i, j - i));
-      i = j;
-    } else {
-      ++i;
-    }
-  }
-  return found;
 }
 
 /// Declared names of the case that must not survive (generated-looking spellings such as `i`
@@ -105,7 +85,9 @@ TEST_CASE("corpus: with the host's -D/-I each kernel file gives exactly its expe
         normalizer.normalize(deeptune::test::readWholeFile(file), file, caseOptions(dir), &notes);
     CHECK(out == expected);
     CHECK(notes.undeclared.empty());
-    const std::set<std::string> ids = identifiers(out);
+    CHECK(deeptune::test::survivingDeclaredNames(out, notes).empty());
+    CHECK_FALSE(deeptune::test::hasSelfTypedef(out));
+    const std::set<std::string> ids = deeptune::test::identifiersOutsideMembers(out);
     for (const std::string& name : declaredNames(dir)) {
       INFO(name);
       CHECK(ids.count(name) == 0);
@@ -143,7 +125,8 @@ TEST_CASE("corpus: without the host's options, names are still renamed and the m
       // BLOCK_DIM, is declared without it).
       for (const std::string& name : notes.undeclared) CHECK(defined.count(name) == 1);
       if (dir.filename() != "nvsdk-transpose") CHECK_FALSE(notes.undeclared.empty());
-      const std::set<std::string> ids = identifiers(out);
+      CHECK(deeptune::test::survivingDeclaredNames(out, notes).empty());
+      const std::set<std::string> ids = deeptune::test::identifiersOutsideMembers(out);
       for (const std::string& name : declaredNames(dir)) {
         INFO(name);
         CHECK(ids.count(name) == 0);

@@ -32,6 +32,7 @@ struct RenamedText {
   int recoveredOccurrences = 0;     ///< declared names renamed from tokens, not the AST
   std::optional<ClangError> firstError;
   std::vector<std::string> undeclared;  ///< names used but declared nowhere (left as they are)
+  std::vector<std::pair<std::string, std::string>> renames;  ///< declared name -> new name
 };
 
 /// Parses `source` (already preprocessed) and renames functions and variables.
