@@ -252,6 +252,29 @@ DeepTuneModel& DeepTuneModel::operator=(DeepTuneModel&&) noexcept = default;
 const ModelInfo& DeepTuneModel::info() const { return impl_->info; }
 ModelInfo& DeepTuneModel::info() { return impl_->info; }
 
+void DeepTuneModel::transferLanguageModel(const DeepTuneModel& source) {
+  if (source.info().vocabulary != impl_->info.vocabulary) {
+    throw ModelError("cannot transfer: the source model's vocabulary (" +
+                     std::to_string(source.info().vocabulary.size()) +
+                     " tokens) is not this model's (" +
+                     std::to_string(impl_->info.vocabulary.size()) +
+                     " tokens); train with the source model's vocabulary");
+  }
+  torch::NoGradGuard noGrad;
+  const auto copyAll = [](const torch::nn::Module& from, torch::nn::Module& to) {
+    const auto sourceParameters = from.named_parameters();
+    for (auto& parameter : to.named_parameters()) {
+      const torch::Tensor* value = sourceParameters.find(parameter.key());
+      if (value == nullptr || !value->sizes().equals(parameter.value().sizes())) {
+        throw ModelError("cannot transfer: the networks' sizes differ at " + parameter.key());
+      }
+      parameter.value().copy_(*value);
+    }
+  };
+  copyAll(*source.impl_->net->embedding, *impl_->net->embedding);
+  copyAll(*source.impl_->net->lstm, *impl_->net->lstm);
+}
+
 int64_t DeepTuneModel::trainableParameters() const {
   int64_t count = 0;
   for (const auto& parameter : impl_->net->parameters()) count += parameter.numel();
@@ -319,6 +342,30 @@ TrainingSummary DeepTuneModel::train(const std::vector<Example>& examples,
   }
   net->eval();
   return summary;
+}
+
+std::vector<std::vector<float>> DeepTuneModel::languageModelStates(
+    const std::vector<Example>& examples) const {
+  checkExamples(examples, impl_->info, /*training=*/false);
+  std::vector<std::vector<float>> states(examples.size());
+  if (examples.empty()) return states;
+  torch::NoGradGuard noGrad;
+  impl_->net->eval();
+  const GroupedExamples grouped = groupBySource(examples);
+  std::vector<size_t> all(grouped.sources.size());
+  for (size_t id = 0; id < all.size(); ++id) all[id] = id;
+  const Batch batch = makeBatch(examples, grouped, wholeSources(grouped, all), impl_->info);
+  const torch::Tensor encoded =
+      impl_->net->encode(batch.tokens, batch.lengths).index_select(0, batch.rowSource);
+  auto values = encoded.accessor<float, 2>();
+  size_t r = 0;
+  for (size_t id : all) {
+    for (size_t row : grouped.rowsOfSource[id]) {
+      states[row].assign(values[r].data(), values[r].data() + values.size(1));
+      ++r;
+    }
+  }
+  return states;
 }
 
 std::vector<std::vector<float>> DeepTuneModel::predict(const std::vector<Example>& examples) const {

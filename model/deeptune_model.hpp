@@ -30,6 +30,9 @@ struct ModelInfo {
   std::string dataFingerprint;          ///< hash of the training data, "" if untrained
   int trainingRows = 0;
   std::string trainingCommand;  ///< how it was made, for provenance
+  /// The model whose language model (embedding and LSTM layers) this one started from, as
+  /// "FILE (fnv1a64=...)"; "" when trained from scratch.
+  std::string transferredFrom;
 };
 
 /// Training hyper-parameters; defaults are the paper's.
@@ -67,8 +70,16 @@ class DeepTuneModel {
   TrainingSummary train(const std::vector<Example>& examples, const TrainOptions& options,
                         const ProgressCallback& progress = {});
 
+  /// Transfer learning: copies the language model (embedding and both LSTM layers) of `source`,
+  /// a model of any task over the same vocabulary; the heads keep their initialization. Throws
+  /// ModelError when the vocabularies or network sizes differ.
+  void transferLanguageModel(const DeepTuneModel& source);
+
   /// Main-output probabilities (normalized to sum 1) per example, in order.
   std::vector<std::vector<float>> predict(const std::vector<Example>& examples) const;
+
+  /// The language model's last LSTM state per example (the features both heads read), in order.
+  std::vector<std::vector<float>> languageModelStates(const std::vector<Example>& examples) const;
 
   const ModelInfo& info() const;
   /// Mutable metadata (e.g. to record the training command before saving).

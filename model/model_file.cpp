@@ -52,6 +52,10 @@ void validateInfo(const ModelInfo& info) {
   if (info.task == "devmap" && info.labels != std::vector<std::string>{"CPU", "GPU"}) {
     throw ModelError("a devmap model's labels must be CPU, GPU");
   }
+  if (info.task == "coarsening" &&
+      info.labels != std::vector<std::string>{"1", "2", "4", "8", "16", "32"}) {
+    throw ModelError("a coarsening model's labels must be the factors 1, 2, 4, 8, 16, 32");
+  }
   if (info.labels.size() < 2 || info.labels.size() > 64 ||
       std::set<std::string>(info.labels.begin(), info.labels.end()).size() != info.labels.size()) {
     throw ModelError("labels must be 2 to 64 distinct names");
@@ -99,7 +103,8 @@ void DeepTuneModel::save(const std::string& path) const {
       {"training",
        {{"data_fingerprint", info.dataFingerprint},
         {"rows", info.trainingRows},
-        {"command", info.trainingCommand}}},
+        {"command", info.trainingCommand},
+        {"transferred_from", info.transferredFrom}}},
       {"weights", {{"bytes", weightBytes.size()}}},
   };
   const std::string rest = header.dump() + "\n" + weightBytes;
@@ -180,6 +185,7 @@ DeepTuneModel DeepTuneModel::load(const std::string& path) {
     info.dataFingerprint = header.at("training").at("data_fingerprint").get<std::string>();
     info.trainingRows = header.at("training").at("rows").get<int>();
     info.trainingCommand = header.at("training").at("command").get<std::string>();
+    info.transferredFrom = header.at("training").value("transferred_from", std::string());
     if (header.at("inputs") != declaredInputs(info) ||
         info.auxInputs != expectedAuxInputs(info.task)) {
       throw ModelError(path + ": model inputs " + header.at("inputs").dump() +

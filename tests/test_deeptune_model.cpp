@@ -8,6 +8,7 @@
 
 #include "data/checksum.hpp"
 #include "data/datasets.hpp"
+#include "model/coarsening_data.hpp"
 #include "model/deeptune_model.hpp"
 #include "model/devmap_data.hpp"
 #include "model/model_error.hpp"
@@ -256,5 +257,86 @@ TEST_CASE("a model of another task is refused by the device-mapping commands", "
     CHECK(result.exitCode == 2);
     CHECK(deeptune::test::lineCount(result.err) == 1);
     CHECK_THAT(result.err, Catch::Contains("coarsening.model: a 'coarsening' model"));
+  }
+}
+
+TEST_CASE("transfer learning copies the language model, and only between equal vocabularies",
+          "[model][transfer]") {
+  const std::vector<Example> examples = smallExamples(6, 64);
+  DeepTuneModel devmap = freshModel(64, 11);
+  TrainOptions options;
+  options.epochs = 2;
+  devmap.train(examples, options);
+  std::vector<Example> plain = examples;  // a coarsening model has no aux inputs
+  for (Example& example : plain) {
+    example.aux.clear();
+    example.label = -1;
+  }
+  DeepTuneModel coarsening(deeptune::model::coarseningModelInfo(paperVocabulary(), 64), 12);
+  CHECK(coarsening.languageModelStates(plain) != devmap.languageModelStates(examples));
+  coarsening.transferLanguageModel(devmap);
+  CHECK(coarsening.languageModelStates(plain) == devmap.languageModelStates(examples));
+  // The heads keep their own initialization: the outputs are the coarsening task's.
+  CHECK(coarsening.predict(plain).front().size() == 6);
+
+  const auto other = deeptune::tokenizer::Vocabulary::derive("__kernel void A() {}", "other");
+  DeepTuneModel stranger(deeptune::model::coarseningModelInfo(other, 64), 13);
+  CHECK_THROWS_WITH(stranger.transferLanguageModel(devmap),
+                    Catch::Contains("vocabulary") && Catch::Contains("is not this model's"));
+}
+
+TEST_CASE("coarsening examples: one per kernel, labelled by its fastest measured factor",
+          "[model][coarsening]") {
+  const auto rows = deeptune::data::readCoarseningRuntimesCsv(deeptune::test::paperDataDir() +
+                                                              "/pact-2014-runtimes.csv");
+  CHECK(deeptune::model::coarseningDevices(rows) ==
+        std::vector<std::string>{"Cypress", "Fermi", "Kepler", "Tahiti"});
+  const auto oracles = deeptune::data::readCoarseningOraclesCsv(deeptune::test::paperDataDir() +
+                                                                "/pact-2014-oracles.csv");
+  for (const std::string device : {"Cypress", "Fermi", "Kepler", "Tahiti"}) {
+    INFO(device);
+    const auto kernels = deeptune::model::coarseningKernels(rows, device);
+    CHECK(kernels.size() == 17);
+    for (const auto& oracle : oracles) {  // the best factor is the oracle file's
+      const auto kernel = std::find_if(kernels.begin(), kernels.end(),
+                                       [&](const auto& k) { return k.kernel == oracle.kernel; });
+      REQUIRE(kernel != kernels.end());
+      CHECK(kernel->bestFactor == oracle.bestCf.at(device));
+    }
+    const auto examples = deeptune::model::coarseningExamples(kernels, paperVocabulary(), 1024);
+    CHECK(examples.size() == 17);
+    CHECK(examples.front().aux.empty());
+  }
+  CHECK_THROWS_WITH(deeptune::model::coarseningKernels(rows, "Vega"), Catch::Contains("'Vega'"));
+}
+
+TEST_CASE("cli train --task coarsening, from scratch and transferred", "[model][coarsening][cli]") {
+  deeptune::test::ScratchDir dir("deeptune-train-coarsening");
+  const std::string data = "'" + deeptune::test::paperDataDir() + "/pact-2014-runtimes.csv'";
+  const std::string source = deeptune::test::sourceDir() + "/models/devmap-amd.model";
+  const std::string scratch = (dir.path / "scratch.model").string();
+  const std::string transferred = (dir.path / "tl.model").string();
+  auto result = deeptune::test::runCli("train --task coarsening --data " + data +
+                                       " --platform Tahiti --epochs 3 -o '" + scratch + "'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  CHECK_THAT(result.out, Catch::Contains("trained on 17 kernels"));
+  result = deeptune::test::runCli("train --task coarsening --data " + data +
+                                  " --platform Tahiti --epochs 3 --transfer-from '" + source +
+                                  "' -o '" + transferred + "'");
+  REQUIRE(result.exitCode == 0);
+  const DeepTuneModel model = DeepTuneModel::load(transferred);
+  CHECK(model.info().task == "coarsening");
+  CHECK(model.info().labels == std::vector<std::string>{"1", "2", "4", "8", "16", "32"});
+  CHECK_THAT(model.info().transferredFrom, Catch::StartsWith(source + " (devmap model"));
+  CHECK(DeepTuneModel::load(scratch).info().transferredFrom.empty());
+  for (const std::string& bad :
+       {"--platform Vega", "", "--platform Tahiti --vocab x.json --transfer-from m.model"}) {
+    const auto refused =
+        deeptune::test::runCli("train --task coarsening --data " + data + " " + bad + " -o '" +
+                               (dir.path / "x.model").string() + "'");
+    INFO(bad << " -> " << refused.err);
+    CHECK(refused.exitCode == 2);
+    CHECK(deeptune::test::lineCount(refused.err) == 1);
   }
 }

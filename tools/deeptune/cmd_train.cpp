@@ -1,8 +1,11 @@
 // deeptune train: trains the DeepTune device-mapping model on a labelled CSV and saves it.
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "data/datasets.hpp"
 #include "data/file_io.hpp"
+#include "model/coarsening_data.hpp"
 #include "model/compute_environment.hpp"
 #include "model/devmap_data.hpp"
 #include "tools/deeptune/commands.hpp"
@@ -32,14 +35,20 @@ std::string batchingName(model::TrainOptions::Batching batching) {
 
 int runTrain(const Args& args) {
   po::options_description options("train options");
-  std::string task, dataPath, output, vocabPath;
+  std::string task, dataPath, output, vocabPath, platform, transferFrom;
   model::TrainOptions train;
   int maxLength = 1024;
   std::string batching;
   // clang-format off
   options.add_options()
-      ("task", po::value(&task)->default_value("devmap"), "task: devmap")
-      ("data", po::value(&dataPath)->required(), "labelled CSV (e.g. cgo17-amd.csv)")
+      ("task", po::value(&task)->default_value("devmap"), "task: devmap or coarsening")
+      ("data", po::value(&dataPath)->required(),
+       "labelled CSV (devmap: e.g. cgo17-amd.csv; coarsening: e.g. pact-2014-runtimes.csv)")
+      ("platform", po::value(&platform),
+       "coarsening: the device whose runtimes label the kernels (e.g. Tahiti)")
+      ("transfer-from", po::value(&transferFrom),
+       "start from this model's embedding and LSTM layers (transfer learning; its vocabulary "
+       "is used)")
       ("output,o", po::value(&output)->required(), "model file to write")
       ("vocab", po::value(&vocabPath), "vocabulary JSON (default: derived from the data's src)")
       ("epochs", po::value(&train.epochs)->default_value(50), "training epochs")
@@ -53,32 +62,82 @@ int runTrain(const Args& args) {
   // clang-format on
   po::variables_map vm;
   if (!parseOptions(args,
-                    "usage: deeptune train --task devmap --data CSV -o MODEL [options]\n\n"
-                    "Trains the DeepTune model on every row of CSV and writes a model file.",
+                    "usage: deeptune train --task devmap --data CSV -o MODEL [options]\n"
+                    "       deeptune train --task coarsening --data CSV --platform GPU -o MODEL\n"
+                    "                      [--transfer-from DEVMAP.model] [options]\n\n"
+                    "Trains the DeepTune model on every row of CSV (devmap) or on every kernel of\n"
+                    "CSV, labelled by its fastest factor on GPU (coarsening), and writes a model\n"
+                    "file.",
                     options, {}, vm)) {
     return kExitOk;
   }
-  if (task != "devmap") throw UsageError("train: unknown --task '" + task + "' (expected devmap)");
+  if (task != "devmap" && task != "coarsening") {
+    throw UsageError("train: unknown --task '" + task + "' (devmap or coarsening)");
+  }
   if (train.epochs < 1 || train.batchSize < 1 || maxLength < 1) {
     throw UsageError("train: --epochs, --batch-size and --max-length must be positive");
   }
+  if (task == "coarsening" && platform.empty()) {
+    throw UsageError("train: --task coarsening needs --platform (a device of the data)");
+  }
+  if (task == "devmap" && !platform.empty()) {
+    throw UsageError("train: --platform is for --task coarsening");
+  }
+  if (!transferFrom.empty() && !vocabPath.empty()) {
+    throw UsageError("train: --transfer-from uses the source model's vocabulary: drop --vocab");
+  }
   train.batching = parseBatching(batching);
   data::checkOutputPath(output);  // before the training, not after it
-  const auto rows = data::readDevmapCsv(dataPath);
-  const tokenizer::Vocabulary vocabulary = vocabPath.empty()
-                                               ? model::devmapVocabulary(rows, dataPath)
-                                               : tokenizer::Vocabulary::load(vocabPath);
+  std::optional<model::DeepTuneModel> source;
+  if (!transferFrom.empty()) source.emplace(model::DeepTuneModel::load(transferFrom));
+
+  // The data: rows (devmap) or kernels labelled on one device (coarsening).
+  std::vector<model::Example> examples;
+  std::string fingerprint;
+  std::string corpus;  // for a derived vocabulary
+  std::vector<data::DevmapRow> devmapRows;
+  std::vector<model::CoarseningKernel> kernels;
+  if (task == "devmap") {
+    devmapRows = data::readDevmapCsv(dataPath);
+    for (const auto& row : devmapRows) corpus += (corpus.empty() ? "" : "\n") + row.src;
+    fingerprint = model::devmapFingerprint(devmapRows);
+  } else {
+    const auto rows = data::readCoarseningRuntimesCsv(dataPath);
+    const std::vector<std::string> devices = model::coarseningDevices(rows);
+    if (std::find(devices.begin(), devices.end(), platform) == devices.end()) {
+      std::string list;
+      for (const std::string& d : devices) list += (list.empty() ? "" : ", ") + d;
+      throw UsageError("train: no runtimes of '" + platform + "' in " + dataPath +
+                       " (devices: " + list + ")");
+    }
+    kernels = model::coarseningKernels(rows, platform);
+    for (const auto& kernel : kernels) corpus += (corpus.empty() ? "" : "\n") + kernel.src;
+    fingerprint = model::coarseningFingerprint(kernels);
+  }
+  const tokenizer::Vocabulary vocabulary =
+      source              ? tokenizer::Vocabulary(source->info().vocabulary, transferFrom)
+      : vocabPath.empty() ? tokenizer::Vocabulary::derive(corpus, dataPath)
+                          : tokenizer::Vocabulary::load(vocabPath);
   model::DeepTuneModel network(
-      model::devmapModelInfo(vocabulary, maxLength, vm.count("paper-padding") > 0), train.seed);
-  network.info().dataFingerprint = model::devmapFingerprint(rows);
-  network.info().trainingRows = static_cast<int>(rows.size());
+      task == "devmap"
+          ? model::devmapModelInfo(vocabulary, maxLength, vm.count("paper-padding") > 0)
+          : model::coarseningModelInfo(vocabulary, maxLength),
+      train.seed);
+  if (source) {
+    network.transferLanguageModel(*source);
+    network.info().transferredFrom = transferFrom + " (" + source->info().task + " model, data " +
+                                     source->info().dataFingerprint + ")";
+  }
+  examples = task == "devmap" ? model::devmapExamples(devmapRows, vocabulary, maxLength)
+                              : model::coarseningExamples(kernels, vocabulary, maxLength);
+  network.info().dataFingerprint = fingerprint;
+  network.info().trainingRows = static_cast<int>(examples.size());
   network.info().trainingCommand = commandLine("train", args);
 
   model::setComputeThreads(1);  // as evaluate: the result does not depend on the core count
   ProgressPrinter printer;
-  const model::TrainingSummary summary = network.train(
-      model::devmapExamples(rows, vocabulary, maxLength), train,
-      [&](const model::EpochProgress& p) {
+  const model::TrainingSummary summary =
+      network.train(examples, train, [&](const model::EpochProgress& p) {
         char line[160];
         std::snprintf(line, sizeof line, "epoch %d/%d  loss %.4f  accuracy %.3f  %.1fs  ETA %s",
                       p.epoch, p.epochs, p.loss, p.accuracy, p.seconds,
@@ -94,9 +153,10 @@ int runTrain(const Args& args) {
   }
   network.save(output);
   std::printf(
-      "trained on %zu rows in %s: training accuracy %.1f%% (best %.1f%% at epoch %d); "
+      "trained on %zu %s in %s: training accuracy %.1f%% (best %.1f%% at epoch %d); "
       "wrote %s\n",
-      rows.size(), formatDuration(printer.elapsed()).c_str(), 100 * summary.finalAccuracy,
+      examples.size(), task == "devmap" ? "rows" : "kernels",
+      formatDuration(printer.elapsed()).c_str(), 100 * summary.finalAccuracy,
       100 * summary.bestAccuracy, summary.bestEpoch, output.c_str());
   return kExitOk;
 }
