@@ -3,18 +3,12 @@
 #include "model/coarsening_data.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include "data/checksum.hpp"
 #include "model/devmap_data.hpp"
 #include "model/model_error.hpp"
 
 namespace deeptune::model {
-
-const std::vector<int>& coarseningFactors() {
-  static const std::vector<int> factors = {1, 2, 4, 8, 16, 32};
-  return factors;
-}
 
 ModelInfo coarseningModelInfo(const tokenizer::Vocabulary& vocabulary, int maxLength) {
   ModelInfo info;
@@ -23,40 +17,6 @@ ModelInfo coarseningModelInfo(const tokenizer::Vocabulary& vocabulary, int maxLe
   for (int factor : coarseningFactors()) info.labels.push_back(std::to_string(factor));
   info.maxLength = maxLength;
   return info;
-}
-
-std::vector<std::string> coarseningDevices(const std::vector<data::CoarseningRow>& rows) {
-  std::set<std::string> devices;
-  for (const auto& row : rows) {
-    for (const auto& [device, runtime] : row.runtimeNs) devices.insert(device);
-  }
-  return {devices.begin(), devices.end()};
-}
-
-std::vector<CoarseningKernel> coarseningKernels(const std::vector<data::CoarseningRow>& rows,
-                                                const std::string& device) {
-  std::vector<CoarseningKernel> kernels;
-  for (const auto& row : rows) {
-    auto it = std::find_if(kernels.begin(), kernels.end(),
-                           [&](const CoarseningKernel& k) { return k.kernel == row.kernel; });
-    if (it == kernels.end()) {
-      kernels.push_back({row.kernel, row.src, {}, 1});
-      it = std::prev(kernels.end());
-    }
-    const auto runtime = row.runtimeNs.find(device);
-    if (runtime != row.runtimeNs.end()) it->runtimeNs[row.cf] = runtime->second;
-  }
-  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
-                               [](const CoarseningKernel& k) { return k.runtimeNs.empty(); }),
-                kernels.end());
-  if (kernels.empty()) throw ModelError("no kernel has a runtime on device '" + device + "'");
-  for (CoarseningKernel& kernel : kernels) {
-    kernel.bestFactor =
-        std::min_element(kernel.runtimeNs.begin(), kernel.runtimeNs.end(),
-                         [](const auto& a, const auto& b) { return a.second < b.second; })
-            ->first;
-  }
-  return kernels;
 }
 
 std::vector<Example> coarseningExamples(const std::vector<CoarseningKernel>& kernels,

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "data/checksum.hpp"
+#include "data/csv_reader.hpp"
 #include "data/datasets.hpp"
 #include "model/coarsening_data.hpp"
 #include "model/deeptune_model.hpp"
@@ -339,4 +340,57 @@ TEST_CASE("cli train --task coarsening, from scratch and transferred", "[model][
     CHECK(refused.exitCode == 2);
     CHECK(deeptune::test::lineCount(refused.err) == 1);
   }
+}
+
+TEST_CASE("cli evaluate --task coarsening: leave-one-kernel-out, same numbers for any worker count",
+          "[model][coarsening][cli]") {
+  deeptune::test::ScratchDir dir("deeptune-evaluate-coarsening");
+  const std::string data = deeptune::test::paperDataDir();
+  const std::string common = "evaluate --task coarsening --data '" + data +
+                             "/pact-2014-runtimes.csv' --oracles '" + data +
+                             "/pact-2014-oracles.csv' --devices Tahiti --seeds 1 --epochs 1 "
+                             "--max-length 256 ";
+  const std::string one = (dir.path / "one").string();
+  const std::string two = (dir.path / "two").string();
+  auto result = deeptune::test::runCli(common + "--workers 1 --report '" + one + "'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  CHECK_THAT(result.out, Catch::Contains("fixed") && Catch::Contains("deeptune-tl"));
+  REQUIRE(deeptune::test::runCli(common + "--workers 2 --report '" + two + "'").exitCode == 0);
+  const std::string predictions = deeptune::test::readWholeFile(one + "/predictions.csv");
+  CHECK(predictions == deeptune::test::readWholeFile(two + "/predictions.csv"));
+  // 17 kernels x (static, fixed, deeptune, deeptune-tl), one row each plus the header.
+  CHECK(deeptune::test::lineCount(predictions) == 1 + 17 * 4);
+  const auto table = deeptune::data::readCsv(one + "/predictions.csv");
+  const auto rows = deeptune::data::readCoarseningRuntimesCsv(data + "/pact-2014-runtimes.csv");
+  const auto kernels = deeptune::model::coarseningKernels(rows, "Tahiti");
+  for (const auto& row : table.rows) {  // device,method,run,kernel,factor,best,speedup,oracle
+    const auto kernel = std::find_if(kernels.begin(), kernels.end(),
+                                     [&](const auto& k) { return k.kernel == row[3]; });
+    REQUIRE(kernel != kernels.end());
+    if (row[1] == "static") CHECK(row[4] == "1");
+    CHECK(std::stod(row[6]) == Approx(kernel->speedup(std::stoi(row[4]))).epsilon(1e-5));
+    CHECK(std::stod(row[7]) ==
+          Approx(kernel->runtimeNs.at(1) / kernel->runtimeNs.at(kernel->bestFactor)).epsilon(1e-5));
+  }
+  CHECK_THAT(deeptune::test::readWholeFile(one + "/summary.md"),
+             Catch::Contains("| Tahiti | fixed |") && Catch::Contains("DeepTune-TL against"));
+  const auto bad = deeptune::test::runCli(common + "--methods magic --report '" + one + "'");
+  CHECK(bad.exitCode == 2);
+  CHECK_THAT(bad.err, Catch::Contains("unknown method 'magic'"));
+}
+
+TEST_CASE("coarsening speedups clip an unmeasured factor to the largest measured one below it",
+          "[model][coarsening]") {
+  deeptune::model::CoarseningKernel kernel;
+  kernel.kernel = "k";
+  kernel.runtimeNs = {{1, 100.0}, {2, 50.0}, {4, 40.0}};
+  CHECK(kernel.speedup(1) == 1.0);
+  CHECK(kernel.speedup(2) == 2.0);
+  CHECK(kernel.speedup(32) == 2.5);  // beyond the measured ones: factor 4
+  // The fixed baseline takes the factor with the best mean speedup over the training kernels.
+  deeptune::model::CoarseningKernel slow = kernel;
+  slow.runtimeNs = {{1, 100.0}, {2, 200.0}, {4, 400.0}, {8, 25.0}};
+  CHECK(deeptune::model::bestFixedFactor({kernel}) == 4);
+  CHECK(deeptune::model::bestFixedFactor({kernel, slow}) == 8);  // (2.5 + 4) / 2, the best mean
 }

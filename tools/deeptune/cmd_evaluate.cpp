@@ -69,6 +69,12 @@ std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
 }  // namespace
 
 int runEvaluate(const Args& args) {
+  for (size_t i = 0; i < args.size(); ++i) {  // the coarsening task has its own options
+    if ((args[i] == "--task" && i + 1 < args.size() && args[i + 1] == "coarsening") ||
+        args[i] == "--task=coarsening") {
+      return runEvaluateCoarsening(args);
+    }
+  }
   po::options_description options("evaluate options");
   std::string task, dataPath, foldsPath, methodList, reportDir, platform, protocol;
   model::DeepTuneMethodOptions deeptune;

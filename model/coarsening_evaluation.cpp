@@ -1,0 +1,137 @@
+// Thread coarsening, leave-one-kernel-out per device: static, fixed and DeepTune (scratch or TL).
+#include "model/coarsening_evaluation.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "model/coarsening_data.hpp"
+#include "model/model_error.hpp"
+
+namespace deeptune::model {
+namespace {
+
+/// One learned training: a method, a run, a held-out kernel of a device.
+struct Job {
+  size_t device = 0;
+  std::string method;
+  int run = 0;
+  size_t heldOut = 0;
+};
+
+CoarseningPrediction record(const std::string& device, const std::string& method, int run,
+                            const CoarseningKernel& kernel, int factor) {
+  CoarseningPrediction p;
+  p.device = device;
+  p.method = method;
+  p.run = run;
+  p.kernel = kernel.kernel;
+  p.factor = factor;
+  p.speedup = kernel.speedup(factor);
+  p.bestFactor = kernel.bestFactor;
+  p.oracle = kernel.speedup(kernel.bestFactor);
+  return p;
+}
+
+int predictWithDeepTune(const std::vector<CoarseningKernel>& kernels, size_t heldOut,
+                        const tokenizer::Vocabulary& vocabulary,
+                        const CoarseningEvaluationOptions& options, bool transfer, uint64_t seed) {
+  std::vector<CoarseningKernel> training;
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    if (k != heldOut) training.push_back(kernels[k]);
+  }
+  DeepTuneModel network(coarseningModelInfo(vocabulary, options.maxLength), seed);
+  if (transfer) network.transferLanguageModel(*options.transferSource);
+  TrainOptions train = options.train;
+  train.seed = seed;
+  network.train(coarseningExamples(training, vocabulary, options.maxLength), train);
+  std::vector<Example> test = coarseningExamples({kernels[heldOut]}, vocabulary, options.maxLength);
+  test.front().label = -1;
+  const std::vector<float> probabilities = network.predict(test).front();
+  const size_t best = static_cast<size_t>(
+      std::max_element(probabilities.begin(), probabilities.end()) - probabilities.begin());
+  return coarseningFactors()[best];
+}
+
+}  // namespace
+
+std::vector<CoarseningPrediction> evaluateCoarsening(
+    const std::vector<std::string>& devices,
+    const std::vector<std::vector<CoarseningKernel>>& kernelsByDevice,
+    const tokenizer::Vocabulary& vocabulary, const CoarseningEvaluationOptions& options,
+    const CoarseningProgress& progress) {
+  if (devices.size() != kernelsByDevice.size()) throw ModelError("one kernel list per device");
+  const bool wantsTransfer = std::find(options.methods.begin(), options.methods.end(),
+                                       "deeptune-tl") != options.methods.end();
+  if (wantsTransfer && options.transferSource == nullptr) {
+    throw ModelError("deeptune-tl needs a model to transfer from");
+  }
+  std::vector<CoarseningPrediction> predictions;
+  std::vector<Job> jobs;
+  std::vector<size_t> slots;  // index into predictions of each job
+  for (size_t d = 0; d < devices.size(); ++d) {
+    const std::vector<CoarseningKernel>& kernels = kernelsByDevice[d];
+    if (kernels.size() < 3) {
+      throw ModelError("device '" + devices[d] + "': " + std::to_string(kernels.size()) +
+                       " kernels, leave-one-kernel-out needs at least 3");
+    }
+    for (const std::string& method : options.methods) {
+      const bool learned = method == "deeptune" || method == "deeptune-tl";
+      if (!learned && method != "static" && method != "fixed") {
+        throw ModelError("unknown coarsening method '" + method +
+                         "' (static, fixed, deeptune, deeptune-tl)");
+      }
+      for (int run = 0; run < (learned ? options.runs : 1); ++run) {
+        for (size_t k = 0; k < kernels.size(); ++k) {
+          if (learned) {
+            slots.push_back(predictions.size());
+            jobs.push_back({d, method, run, k});
+            predictions.push_back(record(devices[d], method, run, kernels[k], 1));
+            continue;
+          }
+          std::vector<CoarseningKernel> training = kernels;
+          training.erase(training.begin() + static_cast<std::ptrdiff_t>(k));
+          const int factor = method == "static" ? 1 : bestFixedFactor(training);
+          predictions.push_back(record(devices[d], method, run, kernels[k], factor));
+        }
+      }
+    }
+  }
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> done{0};
+  std::mutex failureMutex;
+  std::string failure;
+  std::mutex progressMutex;
+  auto worker = [&] {
+    for (size_t j = next++; j < jobs.size(); j = next++) {
+      const Job& job = jobs[j];
+      try {
+        const auto& kernels = kernelsByDevice[job.device];
+        const uint64_t seed =
+            options.train.seed + 1000 * static_cast<uint64_t>(job.run) + job.heldOut;
+        const int factor = predictWithDeepTune(kernels, job.heldOut, vocabulary, options,
+                                               job.method == "deeptune-tl", seed);
+        CoarseningPrediction& slot = predictions[slots[j]];
+        slot = record(devices[job.device], job.method, job.run, kernels[job.heldOut], factor);
+        const size_t finished = ++done;
+        if (progress) {
+          std::lock_guard<std::mutex> lock(progressMutex);
+          progress(slot, finished, jobs.size());
+        }
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(failureMutex);
+        if (failure.empty()) failure = e.what();
+        next = jobs.size();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int w = 1; w < std::max(1, options.workers); ++w) threads.emplace_back(worker);
+  worker();
+  for (std::thread& thread : threads) thread.join();
+  if (!failure.empty()) throw ModelError(failure);
+  return predictions;
+}
+
+}  // namespace deeptune::model

@@ -1,0 +1,39 @@
+// Thread coarsening, leave-one-kernel-out per device: static, fixed and DeepTune (scratch or TL).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/coarsening_kernels.hpp"
+#include "model/deeptune_model.hpp"
+#include "tokenizer/vocabulary.hpp"
+
+namespace deeptune::model {
+
+struct CoarseningEvaluationOptions {
+  std::vector<std::string> methods = {"static", "fixed", "deeptune", "deeptune-tl"};
+  int runs = 5;        ///< seeds of the learned methods: seed + 1000 r, kernel k adds k
+  TrainOptions train;  ///< epochs, batch size, first seed
+  int maxLength = 1024;
+  int workers = 1;  ///< trainings at once (the caller checks that the BLAS allows it)
+  /// deeptune-tl: the model whose language model each training starts from; its vocabulary is
+  /// used by both learned methods (they read the same tokens).
+  const DeepTuneModel* transferSource = nullptr;
+};
+
+/// Called when one learned training has predicted its held-out kernel (from a worker thread).
+using CoarseningProgress =
+    std::function<void(const CoarseningPrediction&, size_t done, size_t total)>;
+
+/// Leave-one-kernel-out on each device's kernels (`kernelsByDevice[d]` belongs to `devices[d]`):
+/// each kernel is predicted by methods trained on the others only, one training row per kernel.
+/// Predictions come back in a fixed order (device, method, run, kernel) whatever `workers` is.
+std::vector<CoarseningPrediction> evaluateCoarsening(
+    const std::vector<std::string>& devices,
+    const std::vector<std::vector<CoarseningKernel>>& kernelsByDevice,
+    const tokenizer::Vocabulary& vocabulary, const CoarseningEvaluationOptions& options,
+    const CoarseningProgress& progress = {});
+
+}  // namespace deeptune::model

@@ -1,0 +1,51 @@
+// Thread-coarsening data per device: kernels, their measured factors, speedups and baselines.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "data/datasets.hpp"
+
+namespace deeptune::model {
+
+/// The coarsening factors, in label order: 1, 2, 4, 8, 16, 32.
+const std::vector<int>& coarseningFactors();
+
+/// The devices (runtime columns) measured in `rows`, sorted.
+std::vector<std::string> coarseningDevices(const std::vector<data::CoarseningRow>& rows);
+
+/// One kernel of a coarsening data set on one device.
+struct CoarseningKernel {
+  std::string kernel;
+  std::string src;                  ///< the un-coarsened source (its first row's)
+  std::map<int, double> runtimeNs;  ///< factor -> runtime on the device (measured ones only)
+  int bestFactor = 1;               ///< the factor with the lowest runtime
+
+  /// runtime(1) / runtime(factor): SPEC §3's speedup. A factor with no runtime is clipped to the
+  /// largest measured factor below it (the largest measured one when it is beyond them all).
+  double speedup(int factor) const;
+};
+
+/// The kernels of `rows` measured on `device`, in order of first appearance (a kernel with no
+/// runtime on it is left out). Throws ModelError naming the device if none is measured there.
+std::vector<CoarseningKernel> coarseningKernels(const std::vector<data::CoarseningRow>& rows,
+                                                const std::string& device);
+
+/// The `fixed` baseline: the one factor with the best mean speedup over `training` (ties: the
+/// smaller factor).
+int bestFixedFactor(const std::vector<CoarseningKernel>& training);
+
+/// One held-out kernel's prediction by one method in one run.
+struct CoarseningPrediction {
+  std::string device;
+  std::string method;  ///< static, fixed, deeptune or deeptune-tl
+  int run = 0;         ///< 0 for the deterministic baselines
+  std::string kernel;
+  int factor = 1;      ///< the predicted factor
+  double speedup = 1;  ///< over factor 1, the factor clipped to the measured ones
+  double oracle = 1;   ///< the best measured factor's speedup
+  int bestFactor = 1;
+};
+
+}  // namespace deeptune::model

@@ -1,0 +1,41 @@
+// The thread-coarsening evaluation report: per-kernel predictions, per-run and per-device tables.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/coarsening_kernels.hpp"
+
+namespace deeptune::model {
+
+/// One method on one device over its runs: the mean speedup of each run, their spread.
+struct CoarseningScores {
+  std::string device;  ///< "all" for the mean over devices
+  std::string method;
+  std::vector<double> runMeans;     ///< mean speedup over the kernels, per run
+  std::vector<double> runGeomeans;  ///< geometric mean, per run
+  double oracleMean = 1;            ///< mean speedup of the best factors
+  double mean() const;
+  double ofOracle() const { return mean() / oracleMean; }
+};
+
+/// Scores per (device, method) in the predictions' order, then per method over all devices
+/// (each run's mean over the devices' means).
+std::vector<CoarseningScores> coarseningScores(
+    const std::vector<CoarseningPrediction>& predictions);
+
+/// How the report was made (printed in summary.md).
+struct CoarseningReportContext {
+  std::string command;
+  std::vector<std::string> settings;
+  std::vector<std::string> notes;  ///< e.g. how the data's errata were handled
+};
+
+/// Writes DIR/predictions.csv (one row per device, method, run and kernel), DIR/runs.csv (each
+/// run's mean and geomean per device and method) and DIR/summary.md. Throws ModelError if a
+/// file cannot be written.
+void writeCoarseningReport(const std::string& dir,
+                           const std::vector<CoarseningPrediction>& predictions,
+                           const CoarseningReportContext& context);
+
+}  // namespace deeptune::model

@@ -1,0 +1,182 @@
+// deeptune evaluate --task coarsening: leave-one-kernel-out per GPU for static, fixed and DeepTune.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+
+#ifdef DEEPTUNE_WITH_REWRITER
+#include "api/predictor.hpp"  // the bundled model, the default source of deeptune-tl
+#endif
+#include "data/datasets.hpp"
+#include "model/coarsening_data.hpp"
+#include "model/coarsening_evaluation.hpp"
+#include "model/coarsening_report.hpp"
+#include "model/model_error.hpp"
+#include "model/compute_environment.hpp"
+#include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/progress.hpp"
+
+namespace deeptune::cli {
+namespace {
+
+std::vector<std::string> splitCommaList(const std::string& list) {
+  std::vector<std::string> items;
+  std::stringstream stream(list);
+  for (std::string item; std::getline(stream, item, ',');) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
+/// Refuses runtimes whose best factors disagree with an oracles file (a mismatched pair).
+void checkOracles(const std::string& path, const std::vector<std::string>& devices,
+                  const std::vector<std::vector<model::CoarseningKernel>>& kernelsByDevice) {
+  const auto oracles = data::readCoarseningOraclesCsv(path);
+  for (size_t d = 0; d < devices.size(); ++d) {
+    for (const model::CoarseningKernel& kernel : kernelsByDevice[d]) {
+      for (const auto& oracle : oracles) {
+        const auto best = oracle.bestCf.find(devices[d]);
+        if (oracle.kernel == kernel.kernel && best != oracle.bestCf.end() &&
+            best->second != kernel.bestFactor) {
+          throw UsageError(path + ": kernel '" + kernel.kernel + "' on " + devices[d] +
+                           ": best factor " + std::to_string(best->second) + ", the runtimes say " +
+                           std::to_string(kernel.bestFactor));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int runEvaluateCoarsening(const Args& args) {
+  po::options_description options("evaluate --task coarsening options");
+  std::string task, dataPath, oraclesPath, reportDir, methodList, deviceList, transferFrom;
+  model::CoarseningEvaluationOptions evaluation;
+  int workers = 2;
+  // clang-format off
+  options.add_options()
+      ("task", po::value(&task)->required(), "coarsening")
+      ("data", po::value(&dataPath)->required(), "runtimes CSV (e.g. pact-2014-runtimes.csv)")
+      ("oracles", po::value(&oraclesPath), "oracles CSV to check the runtimes' best factors against")
+      ("report", po::value(&reportDir)->required(), "report folder to write")
+      ("methods", po::value(&methodList)->default_value("static,fixed,deeptune,deeptune-tl"),
+       "comma-separated: static, fixed, deeptune, deeptune-tl")
+      ("devices", po::value(&deviceList), "comma-separated devices (default: every one of the data)")
+      ("transfer-from", po::value(&transferFrom),
+       "deeptune-tl's source model (default: the bundled AMD device-mapping model)")
+      ("seeds", po::value(&evaluation.runs)->default_value(5), "runs of the learned methods")
+      ("seed", po::value(&evaluation.train.seed)->default_value(204), "first seed")
+      ("epochs", po::value(&evaluation.train.epochs)->default_value(50), "training epochs")
+      ("max-length", po::value(&evaluation.maxLength)->default_value(1024), "keep the last N tokens")
+      ("workers", po::value(&workers)->default_value(2), "trainings at once");
+  // clang-format on
+  po::variables_map vm;
+  if (!parseOptions(args,
+                    "usage: deeptune evaluate --task coarsening --data RUNTIMES.csv --report DIR\n"
+                    "                         [--oracles ORACLES.csv] [--methods LIST] [--devices "
+                    "LIST]\n"
+                    "                         [--transfer-from MODEL] [--seeds N] [--epochs E]\n\n"
+                    "Leave-one-kernel-out on each device: every kernel's factor is predicted by\n"
+                    "methods trained on the other kernels only (one training row per kernel).",
+                    options, {}, vm)) {
+    return kExitOk;
+  }
+  if (evaluation.runs < 1 || evaluation.runs > 100 || evaluation.train.epochs < 1 || workers < 1 ||
+      evaluation.maxLength < 1) {
+    throw UsageError("evaluate: --seeds 1 to 100; --epochs, --workers, --max-length positive");
+  }
+  evaluation.methods = splitCommaList(methodList);
+  for (const std::string& method : evaluation.methods) {
+    if (method != "static" && method != "fixed" && method != "deeptune" &&
+        method != "deeptune-tl") {
+      throw UsageError("evaluate: unknown method '" + method +
+                       "' for coarsening (static, fixed, deeptune, deeptune-tl)");
+    }
+  }
+  {  // the report folder must be possible before the training
+    std::error_code ec;
+    std::filesystem::create_directories(reportDir, ec);
+    if (ec || !std::filesystem::is_directory(reportDir)) {
+      throw UsageError(reportDir + ": cannot create the report folder");
+    }
+  }
+  const auto rows = data::readCoarseningRuntimesCsv(dataPath);
+  std::vector<std::string> devices =
+      deviceList.empty() ? model::coarseningDevices(rows) : splitCommaList(deviceList);
+  std::vector<std::vector<model::CoarseningKernel>> kernelsByDevice;
+  for (const std::string& device : devices) {
+    try {
+      kernelsByDevice.push_back(model::coarseningKernels(rows, device));
+    } catch (const model::ModelError& e) {
+      throw UsageError("evaluate: " + dataPath + ": " + e.what());
+    }
+  }
+  if (!oraclesPath.empty()) checkOracles(oraclesPath, devices, kernelsByDevice);
+
+  const bool transfer = std::find(evaluation.methods.begin(), evaluation.methods.end(),
+                                  "deeptune-tl") != evaluation.methods.end();
+#ifdef DEEPTUNE_WITH_REWRITER
+  if (transfer && transferFrom.empty()) transferFrom = api::findBundledModel("amd");
+#endif
+  if (transfer && transferFrom.empty()) {
+    throw UsageError("evaluate: deeptune-tl needs --transfer-from MODEL in this build");
+  }
+  std::optional<model::DeepTuneModel> source;
+  if (transfer) source.emplace(model::DeepTuneModel::load(transferFrom));
+  evaluation.transferSource = source ? &*source : nullptr;
+  // Both learned methods read the same tokens: the transfer source's vocabulary when there is one.
+  std::string corpus;
+  for (const auto& kernel : kernelsByDevice.front()) corpus += kernel.src + "\n";
+  const tokenizer::Vocabulary vocabulary =
+      source ? tokenizer::Vocabulary(source->info().vocabulary, transferFrom)
+             : tokenizer::Vocabulary::derive(corpus, dataPath);
+
+  std::string note;
+  evaluation.workers = model::safeTrainingWorkers(workers, note);
+  if (!note.empty()) std::fprintf(stderr, "warning: %s\n", note.c_str());
+  model::setComputeThreads(1);
+  ProgressPrinter printer;
+  const auto predictions = model::evaluateCoarsening(
+      devices, kernelsByDevice, vocabulary, evaluation,
+      [&](const model::CoarseningPrediction& p, size_t done, size_t total) {
+        char line[200];
+        std::snprintf(line, sizeof line, "%zu/%zu trainings: %s %s run %d, %s -> factor %d (%.2fx)",
+                      done, total, p.device.c_str(), p.method.c_str(), p.run, p.kernel.c_str(),
+                      p.factor, p.speedup);
+        printer.update(line, done == total);
+      });
+
+  model::CoarseningReportContext context;
+  context.command = commandLine("evaluate", args);
+  context.settings.push_back("machine: " + model::cpuDescription());
+  context.settings.push_back("data: " + dataPath + " (" + std::to_string(devices.size()) +
+                             " devices)");
+  context.settings.push_back(
+      "DeepTune: " + std::to_string(evaluation.train.epochs) + " epochs, batches of " +
+      std::to_string(evaluation.train.batchSize) + ", last " +
+      std::to_string(evaluation.maxLength) + " tokens, " + std::to_string(evaluation.runs) +
+      " runs (run r: seed " + std::to_string(evaluation.train.seed) +
+      " + 1000 r, held-out kernel k adds k); " + std::to_string(evaluation.workers) + " workers");
+  if (transfer) context.settings.push_back("deeptune-tl transfers from " + transferFrom);
+  context.settings.push_back("wall time: " + formatDuration(printer.elapsed()));
+  context.notes.push_back(
+      "Errata of the paper's data (../shared/data/deeptune/README.md): `mt` and `mtLocal` share "
+      "a source but not a label; each is its own kernel here (one training row each), so when "
+      "one is held out the other, with the same tokens, is in the training set. The "
+      "`binarySearch` row's source is BitonicSort's: used as given.");
+  context.notes.push_back(
+      "A predicted factor with no measured runtime is clipped to the largest measured factor "
+      "below it.");
+  model::writeCoarseningReport(reportDir, predictions, context);
+  for (const model::CoarseningScores& s : model::coarseningScores(predictions)) {
+    if (s.device != "all") continue;
+    std::printf("%-12s mean speedup %.3fx over %zu devices (%.1f%% of the oracle)\n",
+                s.method.c_str(), s.mean(), devices.size(), 100 * s.ofOracle());
+  }
+  std::printf("report: %s/summary.md\n", reportDir.c_str());
+  return kExitOk;
+}
+
+}  // namespace deeptune::cli
