@@ -70,7 +70,7 @@ void checkLaunchSizes(double dsizeBytes, double wgsize) {
     throw model::ModelError(text);
   }
   if (!(wgsize >= 1 && wgsize <= kMaxWorkGroupSize && std::floor(wgsize) == wgsize)) {
-    std::snprintf(text, sizeof text, "work-group size %g: expected a whole number from 1 to %g",
+    std::snprintf(text, sizeof text, "work-group size %g: expected a whole number from 1 to %.0f",
                   wgsize, kMaxWorkGroupSize);
     throw model::ModelError(text);
   }

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "model/coarsening_data.hpp"
+#include "model/magni_cascade.hpp"
 #include "model/model_error.hpp"
 
 namespace deeptune::model {
@@ -78,13 +79,13 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
     }
     for (const std::string& method : options.methods) {
       const bool learned = method == "deeptune" || method == "deeptune-tl";
-      if (!learned && method != "static" && method != "fixed") {
+      if (!learned && method != "static" && method != "fixed" && method != "magni") {
         throw ModelError("unknown coarsening method '" + method +
-                         "' (static, fixed, deeptune, deeptune-tl)");
+                         "' (static, fixed, magni, deeptune, deeptune-tl)");
       }
       for (int run = 0; run < (learned ? options.runs : 1); ++run) {
         for (size_t k = 0; k < kernels.size(); ++k) {
-          if (learned) {
+          if (learned || method == "magni") {  // trained: a job for the workers
             slots.push_back(predictions.size());
             jobs.push_back({d, method, run, k});
             predictions.push_back(record(devices[d], method, run, kernels[k], 1));
@@ -110,8 +111,15 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
         const auto& kernels = kernelsByDevice[job.device];
         const uint64_t seed =
             options.train.seed + 1000 * static_cast<uint64_t>(job.run) + job.heldOut;
-        const int factor = predictWithDeepTune(kernels, job.heldOut, vocabulary, options,
-                                               job.method == "deeptune-tl", seed);
+        int factor = 1;
+        if (job.method == "magni") {
+          std::vector<CoarseningKernel> training = kernels;
+          training.erase(training.begin() + static_cast<std::ptrdiff_t>(job.heldOut));
+          factor = predictWithMagni(training, kernels[job.heldOut], seed);
+        } else {
+          factor = predictWithDeepTune(kernels, job.heldOut, vocabulary, options,
+                                       job.method == "deeptune-tl", seed);
+        }
         CoarseningPrediction& slot = predictions[slots[j]];
         slot = record(devices[job.device], job.method, job.run, kernels[job.heldOut], factor);
         const size_t finished = ++done;

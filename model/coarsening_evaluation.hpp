@@ -1,4 +1,4 @@
-// Thread coarsening, leave-one-kernel-out per device: static, fixed and DeepTune (scratch or TL).
+// Thread coarsening, leave-one-kernel-out per device: static, fixed, Magni et al. and DeepTune.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 namespace deeptune::model {
 
 struct CoarseningEvaluationOptions {
-  std::vector<std::string> methods = {"static", "fixed", "deeptune", "deeptune-tl"};
+  std::vector<std::string> methods = {"static", "fixed", "magni", "deeptune", "deeptune-tl"};
   int runs = 5;        ///< seeds of the learned methods: seed + 1000 r, kernel k adds k
   TrainOptions train;  ///< epochs, batch size, first seed
   int maxLength = 1024;
@@ -23,7 +23,8 @@ struct CoarseningEvaluationOptions {
   const DeepTuneModel* transferSource = nullptr;
 };
 
-/// Called when one learned training has predicted its held-out kernel (from a worker thread).
+/// Called when one trained method (magni, deeptune, deeptune-tl) has predicted its held-out kernel
+/// (from a worker thread).
 using CoarseningProgress =
     std::function<void(const CoarseningPrediction&, size_t done, size_t total)>;
 

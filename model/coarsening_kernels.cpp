@@ -38,11 +38,14 @@ std::vector<CoarseningKernel> coarseningKernels(const std::vector<data::Coarseni
     auto it = std::find_if(kernels.begin(), kernels.end(),
                            [&](const CoarseningKernel& k) { return k.kernel == row.kernel; });
     if (it == kernels.end()) {
-      kernels.push_back({row.kernel, row.src, {}, 1});
+      kernels.push_back({row.kernel, row.src, {}, {}, 1});
       it = std::prev(kernels.end());
     }
     const auto runtime = row.runtimeNs.find(device);
-    if (runtime != row.runtimeNs.end()) it->runtimeNs[row.cf] = runtime->second;
+    if (runtime != row.runtimeNs.end()) {
+      it->runtimeNs[row.cf] = runtime->second;
+      it->pca[row.cf] = row.pca;
+    }
   }
   kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
                                [](const CoarseningKernel& k) { return k.runtimeNs.empty(); }),

@@ -1,6 +1,7 @@
 // Thread-coarsening data per device: kernels, their measured factors, speedups and baselines.
 #pragma once
 
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -20,7 +21,8 @@ struct CoarseningKernel {
   std::string kernel;
   std::string src;                  ///< the un-coarsened source (its first row's)
   std::map<int, double> runtimeNs;  ///< factor -> runtime on the device (measured ones only)
-  int bestFactor = 1;               ///< the factor with the lowest runtime
+  std::map<int, std::array<double, 7>> pca;  ///< factor -> its row's PCA1..7 (Magni's features)
+  int bestFactor = 1;                        ///< the factor with the lowest runtime
 
   /// runtime(1) / runtime(factor): SPEC §3's speedup. A factor with no runtime is clipped to the
   /// largest measured factor below it (the largest measured one when it is beyond them all).
@@ -39,7 +41,7 @@ int bestFixedFactor(const std::vector<CoarseningKernel>& training);
 /// One held-out kernel's prediction by one method in one run.
 struct CoarseningPrediction {
   std::string device;
-  std::string method;  ///< static, fixed, deeptune or deeptune-tl
+  std::string method;  ///< static, fixed, magni, deeptune or deeptune-tl
   int run = 0;         ///< 0 for the deterministic baselines
   std::string kernel;
   int factor = 1;      ///< the predicted factor

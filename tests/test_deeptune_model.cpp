@@ -355,12 +355,13 @@ TEST_CASE("cli evaluate --task coarsening: leave-one-kernel-out, same numbers fo
   auto result = deeptune::test::runCli(common + "--workers 1 --report '" + one + "'");
   INFO(result.err);
   REQUIRE(result.exitCode == 0);
-  CHECK_THAT(result.out, Catch::Contains("fixed") && Catch::Contains("deeptune-tl"));
+  CHECK_THAT(result.out, Catch::Contains("fixed") && Catch::Contains("magni") &&
+                             Catch::Contains("deeptune-tl"));
   REQUIRE(deeptune::test::runCli(common + "--workers 2 --report '" + two + "'").exitCode == 0);
   const std::string predictions = deeptune::test::readWholeFile(one + "/predictions.csv");
   CHECK(predictions == deeptune::test::readWholeFile(two + "/predictions.csv"));
-  // 17 kernels x (static, fixed, deeptune, deeptune-tl), one row each plus the header.
-  CHECK(deeptune::test::lineCount(predictions) == 1 + 17 * 4);
+  // 17 kernels x (static, fixed, magni, deeptune, deeptune-tl), one row each plus the header.
+  CHECK(deeptune::test::lineCount(predictions) == 1 + 17 * 5);
   const auto table = deeptune::data::readCsv(one + "/predictions.csv");
   const auto rows = deeptune::data::readCoarseningRuntimesCsv(data + "/pact-2014-runtimes.csv");
   const auto kernels = deeptune::model::coarseningKernels(rows, "Tahiti");

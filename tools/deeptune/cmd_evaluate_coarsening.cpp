@@ -12,8 +12,8 @@
 #include "model/coarsening_data.hpp"
 #include "model/coarsening_evaluation.hpp"
 #include "model/coarsening_report.hpp"
-#include "model/model_error.hpp"
 #include "model/compute_environment.hpp"
+#include "model/model_error.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/progress.hpp"
 
@@ -61,8 +61,8 @@ int runEvaluateCoarsening(const Args& args) {
       ("data", po::value(&dataPath)->required(), "runtimes CSV (e.g. pact-2014-runtimes.csv)")
       ("oracles", po::value(&oraclesPath), "oracles CSV to check the runtimes' best factors against")
       ("report", po::value(&reportDir)->required(), "report folder to write")
-      ("methods", po::value(&methodList)->default_value("static,fixed,deeptune,deeptune-tl"),
-       "comma-separated: static, fixed, deeptune, deeptune-tl")
+      ("methods", po::value(&methodList)->default_value("static,fixed,magni,deeptune,deeptune-tl"),
+       "comma-separated: static, fixed, magni, deeptune, deeptune-tl")
       ("devices", po::value(&deviceList), "comma-separated devices (default: every one of the data)")
       ("transfer-from", po::value(&transferFrom),
        "deeptune-tl's source model (default: the bundled AMD device-mapping model)")
@@ -89,10 +89,10 @@ int runEvaluateCoarsening(const Args& args) {
   }
   evaluation.methods = splitCommaList(methodList);
   for (const std::string& method : evaluation.methods) {
-    if (method != "static" && method != "fixed" && method != "deeptune" &&
+    if (method != "static" && method != "fixed" && method != "magni" && method != "deeptune" &&
         method != "deeptune-tl") {
       throw UsageError("evaluate: unknown method '" + method +
-                       "' for coarsening (static, fixed, deeptune, deeptune-tl)");
+                       "' for coarsening (static, fixed, magni, deeptune, deeptune-tl)");
     }
   }
   {  // the report folder must be possible before the training
@@ -160,6 +160,10 @@ int runEvaluateCoarsening(const Args& args) {
       " runs (run r: seed " + std::to_string(evaluation.train.seed) +
       " + 1000 r, held-out kernel k adds k); " + std::to_string(evaluation.workers) + " workers");
   if (transfer) context.settings.push_back("deeptune-tl transfers from " + transferFrom);
+  context.settings.push_back(
+      "magni: PCA1..7 standardized, a tanh hidden layer of 2, 4, 8 or 16 units chosen by an inner "
+      "leave-one-kernel-out on the training kernels, 300 full-batch Adam epochs (lr 0.01); "
+      "\"coarsen further?\" from factor 1 upwards, stop at the first no");
   context.settings.push_back("wall time: " + formatDuration(printer.elapsed()));
   context.notes.push_back(
       "Errata of the paper's data (../shared/data/deeptune/README.md): `mt` and `mtLocal` share "
