@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <stdexcept>
 
 #include "data/text_check.hpp"
+#include "rewriter/internal/bounded_work.hpp"
 #include "rewriter/internal/passes.hpp"
 #include "rewriter/rewrite_error.hpp"
 
@@ -16,9 +19,17 @@ using internal::RenamedText;
 /// Rejects text nested or chained beyond kMaxNesting / kMaxStatementTokens, naming where. Tokens
 /// are counted roughly (a word or number is one, any other character one); comments and
 /// literals are skipped. `lineOf` maps a line of `text` to the user's line (preprocessed text).
-void checkStructure(std::string_view text, const std::string& fileName,
-                    const std::vector<int>* lineOf = nullptr) {
+/// Where the longest statement starts and its tokens: the place to blame when the work is too much.
+struct LongestStatement {
+  int line = 1;
+  int column = 1;
+  int tokens = 0;
+};
+
+LongestStatement checkStructure(std::string_view text, const std::string& fileName,
+                                   const std::vector<int>* lineOf = nullptr) {
   int line = 1, column = 1, depth = 0, tokens = 0, statementLine = 1, statementColumn = 1;
+  LongestStatement longest;
   auto fail = [&](int atLine, int atColumn, const std::string& what) {
     const size_t index = static_cast<size_t>(atLine - 1);
     if (lineOf != nullptr && index < lineOf->size() && (*lineOf)[index] > 0) {
@@ -61,6 +72,7 @@ void checkStructure(std::string_view text, const std::string& fileName,
     } else if (c == ')' || c == ']' || c == '}') {
       depth = std::max(0, depth - 1);
     }
+    if (tokens > longest.tokens) longest = {statementLine, statementColumn, tokens};
     if (tokens > kMaxStatementTokens) {
       fail(statementLine, statementColumn,
            "a statement of more than " + std::to_string(kMaxStatementTokens) + " tokens");
@@ -77,9 +89,10 @@ void checkStructure(std::string_view text, const std::string& fileName,
       ++column;
     }
   }
+  return longest;
 }
 
-void checkInput(std::string_view source, const std::string& fileName) {
+LongestStatement checkInput(std::string_view source, const std::string& fileName) {
   if (source.size() > kMaxInputBytes) {
     throw RewriteError(fileName, 1, 1,
                        "input is " + std::to_string(source.size()) + " bytes, over the " +
@@ -91,7 +104,7 @@ void checkInput(std::string_view source, const std::string& fileName) {
   if (source.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
     throw RewriteError(fileName, 1, 1, "empty input: no OpenCL code to normalize");
   }
-  checkStructure(source, fileName);
+  return checkStructure(source, fileName);
 }
 
 int countLines(std::string_view text) {
@@ -145,10 +158,80 @@ std::string kernelList(const std::vector<KernelName>& kernels) {
   return list.empty() ? "none" : list;
 }
 
+/// Serialized forms of what a bounded child sends back.
+void putNames(std::string& out, const std::vector<KernelName>& kernels) {
+  internal::putField(out, std::to_string(kernels.size()));
+  for (const KernelName& kernel : kernels) {
+    internal::putField(out, kernel.original);
+    internal::putField(out, kernel.normalized);
+  }
+}
+
+std::vector<KernelName> takeNames(const std::string& in, size_t& offset) {
+  std::vector<KernelName> kernels(std::stoul(internal::takeField(in, offset)));
+  for (KernelName& kernel : kernels) {
+    kernel.original = internal::takeField(in, offset);
+    kernel.normalized = internal::takeField(in, offset);
+  }
+  return kernels;
+}
+
+void putNotes(std::string& out, const Normalized& normalized) {
+  internal::putField(out, std::to_string(normalized.undeclared.size()));
+  for (const std::string& name : normalized.undeclared) internal::putField(out, name);
+  internal::putField(out, std::to_string(normalized.renames.size()));
+  for (const auto& [from, to] : normalized.renames) {
+    internal::putField(out, from);
+    internal::putField(out, to);
+  }
+}
+
+RewriteNotes takeNotes(const std::string& in, size_t& offset) {
+  RewriteNotes notes;
+  notes.undeclared.resize(std::stoul(internal::takeField(in, offset)));
+  for (std::string& name : notes.undeclared) name = internal::takeField(in, offset);
+  notes.renames.resize(std::stoul(internal::takeField(in, offset)));
+  for (auto& [from, to] : notes.renames) {
+    from = internal::takeField(in, offset);
+    to = internal::takeField(in, offset);
+  }
+  return notes;
+}
+
+/// Parses `answer` with `read`; an answer it cannot read is the caller's error at `fileName`.
+template <typename Read>
+auto readAnswer(const std::string& answer, const std::string& fileName, Read read) {
+  size_t offset = 0;
+  try {
+    return read(answer, offset);
+  } catch (const std::exception&) {
+    throw RewriteError(fileName, 1, 1, "the normalizer gave an answer it cannot read");
+  }
+}
+
+constexpr const char* kWarmUpKernel = "__kernel void A(__global int* a) {\n  a[0] = 1;\n}\n";
+
 }  // namespace
 
 struct Normalizer::Impl {
   internal::ClangResources resources;
+  bool warm = false;
+
+  /// Runs `work` in a bounded child (internal/bounded_work.hpp), after the input's cheap checks
+  /// here. The first call first normalizes a tiny kernel in this process, so that the shim's PCH
+  /// is built or found, and loaded, once for all the children.
+  std::string bounded(std::string_view source, const std::string& fileName,
+                      const std::function<std::string()>& work) {
+    const LongestStatement longest = checkInput(source, fileName);
+    if (!warm) {
+      warm = true;
+      runPipeline(kWarmUpKernel, "deeptune-warm-up.cl", resources);
+    }
+    // A long statement is what makes Clang and clang-format work hard; else it is the file.
+    const bool blameStatement = longest.tokens >= kMaxStatementTokens / 8;
+    return internal::runBoundedWork(work, fileName, blameStatement ? longest.line : 1,
+                                    blameStatement ? longest.column : 1);
+  }
 };
 
 Normalizer::Normalizer() : impl_(std::make_unique<Impl>()) {}
@@ -156,73 +239,97 @@ Normalizer::~Normalizer() = default;
 
 std::string Normalizer::normalize(std::string_view source, const std::string& fileName,
                                   const data::SourceOptions& options, RewriteNotes* notes) const {
-  Normalized normalized = runPipeline(source, fileName, impl_->resources, options);
-  if (notes != nullptr) {
-    notes->undeclared = std::move(normalized.undeclared);
-    notes->renames = std::move(normalized.renames);
-  }
-  return std::move(normalized.text);
+  const std::string answer = impl_->bounded(source, fileName, [&] {
+    const Normalized normalized = runPipeline(source, fileName, impl_->resources, options);
+    std::string out;
+    internal::putField(out, normalized.text);
+    putNotes(out, normalized);
+    return out;
+  });
+  return readAnswer(answer, fileName, [&](const std::string& in, size_t& offset) {
+    std::string text = internal::takeField(in, offset);
+    RewriteNotes found = takeNotes(in, offset);
+    if (notes != nullptr) *notes = std::move(found);
+    return text;
+  });
 }
 
 std::vector<KernelName> Normalizer::kernels(std::string_view source, const std::string& fileName,
                                             const data::SourceOptions& options) const {
-  checkInput(source, fileName);
-  const auto preprocessed =
-      internal::runPreprocessorPass(source, fileName, impl_->resources, options);
-  return internal::runRenamePass(preprocessed.text, fileName, impl_->resources).kernels;
+  const std::string answer = impl_->bounded(source, fileName, [&] {
+    const auto preprocessed =
+        internal::runPreprocessorPass(source, fileName, impl_->resources, options);
+    std::string out;
+    putNames(out, internal::runRenamePass(preprocessed.text, fileName, impl_->resources).kernels);
+    return out;
+  });
+  return readAnswer(answer, fileName, takeNames);
 }
 
 std::string Normalizer::extractKernel(std::string_view source, const std::string& fileName,
                                       const std::string& kernel, KernelName* chosenName,
                                       const data::SourceOptions& options,
                                       RewriteNotes* notes) const {
-  const Normalized whole = runPipeline(source, fileName, impl_->resources, options);
-  if (notes != nullptr) {
-    notes->undeclared = whole.undeclared;
-    notes->renames = whole.renames;
-  }
-  const KernelName* chosen = nullptr;
-  if (kernel.empty()) {
-    if (whole.kernels.size() != 1) {
-      throw RewriteError(
-          fileName, 1, 1,
-          std::to_string(whole.kernels.size()) +
-              " kernels in the file, choose one with --kernel: " + kernelList(whole.kernels));
+  const std::string answer = impl_->bounded(source, fileName, [&] {
+    const Normalized whole = runPipeline(source, fileName, impl_->resources, options);
+    const KernelName* chosen = nullptr;
+    if (kernel.empty()) {
+      if (whole.kernels.size() != 1) {
+        throw RewriteError(
+            fileName, 1, 1,
+            std::to_string(whole.kernels.size()) +
+                " kernels in the file, choose one with --kernel: " + kernelList(whole.kernels));
+      }
+      chosen = &whole.kernels.front();
+    } else {
+      for (const KernelName& candidate : whole.kernels) {
+        if (candidate.original == kernel) chosen = &candidate;
+      }
+      if (!chosen) {
+        throw RewriteError(fileName, 1, 1,
+                           "no kernel named '" + kernel + "'; kernels: " + kernelList(whole.kernels));
+      }
     }
-    chosen = &whole.kernels.front();
-  } else {
-    for (const KernelName& candidate : whole.kernels) {
-      if (candidate.original == kernel) chosen = &candidate;
-    }
-    if (!chosen) {
+    const auto definition = internal::cutFunctionDefinition(whole.text, chosen->normalized);
+    if (!definition) {
       throw RewriteError(fileName, 1, 1,
-                         "no kernel named '" + kernel + "'; kernels: " + kernelList(whole.kernels));
+                         "cannot find the definition of kernel '" + chosen->original +
+                             "' in the normalized text");
     }
-  }
-  if (chosenName) *chosenName = *chosen;
-  const auto definition = internal::cutFunctionDefinition(whole.text, chosen->normalized);
-  if (!definition) {
-    throw RewriteError(
-        fileName, 1, 1,
-        "cannot find the definition of kernel '" + chosen->original + "' in the normalized text");
-  }
-  // What the kernel needs of the file (its typedefs, structs, constant tables) comes with it, on
-  // lines of its own before the kernel, so that the extract is valid OpenCL by itself.
-  return runPipeline(internal::neededDeclarations(whole.text, *definition) + *definition, fileName,
-                     impl_->resources)
-      .text;
+    // What the kernel needs of the file (its typedefs, structs, constant tables) comes with it,
+    // on lines of its own before the kernel, so that the extract is valid OpenCL by itself.
+    std::string out;
+    internal::putField(out, runPipeline(internal::neededDeclarations(whole.text, *definition) +
+                                            *definition,
+                                        fileName, impl_->resources)
+                                .text);
+    putNames(out, {*chosen});
+    putNotes(out, whole);
+    return out;
+  });
+  return readAnswer(answer, fileName, [&](const std::string& in, size_t& offset) {
+    std::string text = internal::takeField(in, offset);
+    const std::vector<KernelName> chosen = takeNames(in, offset);
+    RewriteNotes found = takeNotes(in, offset);
+    if (chosen.size() != 1) throw std::runtime_error("no kernel");
+    if (chosenName != nullptr) *chosenName = chosen.front();
+    if (notes != nullptr) *notes = std::move(found);
+    return text;
+  });
 }
 
 std::string Normalizer::preprocess(std::string_view source, const std::string& fileName,
                                    const data::SourceOptions& options) const {
-  checkInput(source, fileName);
-  return internal::runPreprocessorPass(source, fileName, impl_->resources, options).text;
+  return impl_->bounded(source, fileName, [&] {
+    return internal::runPreprocessorPass(source, fileName, impl_->resources, options).text;
+  });
 }
 
 std::string Normalizer::renameIdentifiers(std::string_view source,
                                           const std::string& fileName) const {
-  checkInput(source, fileName);
-  return internal::runRenamePass(source, fileName, impl_->resources).text;
+  return impl_->bounded(source, fileName, [&] {
+    return internal::runRenamePass(source, fileName, impl_->resources).text;
+  });
 }
 
 }  // namespace deeptune::rewriter

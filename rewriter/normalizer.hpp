@@ -41,8 +41,9 @@ struct RewriteNotes {
   std::vector<std::pair<std::string, std::string>> renames;
 };
 
-/// Normalizes OpenCL C 1.2 sources in-process with Clang. Thread-compatible: use one instance
-/// per thread. The shim's precompiled header is built on first use and cached on disk (see
+/// Normalizes OpenCL C 1.2 sources with Clang, each call in a forked child bounded in memory and
+/// CPU time (rewriter/README.md, "Work is bounded"). Thread-compatible: use one instance per
+/// thread. The shim's precompiled header is built on first use and cached on disk (see
 /// rewriter/README.md). Every method throws RewriteError for input it cannot normalize.
 class Normalizer {
  public:

@@ -30,6 +30,10 @@ TEST_CASE("cli bad input: every command, the usual mistakes", "[cli][bad-input]"
   for (int i = 0; i < 40; ++i) exponential += "A(";
   exponential += "1" + std::string(40, ')') + "; }\n";
   const std::string macroBomb = dir.file("bomb.cl", exponential);
+  // Under the token bound, but clang-format needed 2 GiB and 15 s to break this line.
+  std::string call = "int f(int x, ...);\n__kernel void k(__global int* a) { a[0] = f(1";
+  for (int i = 0; i < 3900; ++i) call += ",1";
+  const std::string wideCall = dir.file("wide.cl", call + "); }\n");
   std::filesystem::create_directories(dir.path / "inner");
   const std::string escape = dir.file(
       "inner/escape.cl", "#include \"../k.cl\"\n__kernel void e(__global int* a) { a[0] = 2; }\n");
@@ -54,6 +58,8 @@ TEST_CASE("cli bad input: every command, the usual mistakes", "[cli][bad-input]"
       {"rewrite '" + macroBomb + "'", "macro 'A' expands to more than"},
       {"predict '" + macroBomb + "' --dsize 1 --wgsize 1", "macro 'A' expands to more than"},
       {"rewrite '" + escape + "'", "outside the kernel file's folder"},
+      {"rewrite '" + wideCall + "'", "wide.cl:2:35: too complex to normalize"},
+      {"predict '" + wideCall + "' --dsize 1 --wgsize 1", "too complex to normalize"},
       // CSV inputs: missing, wrong header, broken quoting.
       {"train --data '" + missing + ".csv' -o '" + d + "/m.model'", "cannot open file"},
       {"train --data '" + badCsv + "' -o '" + d + "/m.model'", "bad.csv:1:"},

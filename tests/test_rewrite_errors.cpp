@@ -127,6 +127,36 @@ TEST_CASE("deep nesting and long chains are refused with their position, not a c
   // test normalizes it.
 }
 
+TEST_CASE("work past the memory bound is refused at the statement, in seconds",
+          "[rewriter][errors]") {
+  // Under the token bound, clang-format's line breaking took 2.3 GiB on a chain of 1,150 ?: and
+  // 2 GiB and 15 s on a call with 3,900 arguments; Clang 1.2 GiB on 110,000 small functions.
+  const std::string head = "int f(int x, ...);\n__kernel void A(__global int* a) {\n";
+  std::string call = head + "  a[0] = f(1";
+  for (int i = 0; i < 3900; ++i) call += ",1";
+  std::string choice = head + "  a[0] = ";
+  for (int i = 0; i < 1150; ++i) choice += "a[" + std::to_string(i) + "]?" + std::to_string(i) + ":";
+  std::string functions;
+  for (int i = 0; i < 110000; ++i) {
+    functions += "int f" + std::to_string(i) + "(int x){ return x+" + std::to_string(i) + "; }\n";
+  }
+  const std::pair<std::string, const char*> cases[] = {
+      {call + ");\n}\n", "bad.cl:2:35: too complex to normalize: needs more than 640 MiB"},
+      {choice + "0;\n}\n", "bad.cl:2:35: too complex to normalize: needs more than 640 MiB"},
+      {functions + "__kernel void A(__global int* a) { a[0] = f1(2); }\n",
+       "bad.cl:1:1: too complex to normalize"},
+  };
+  for (const auto& [source, message] : cases) {
+    const auto started = std::chrono::steady_clock::now();
+    const RewriteError error = rewriteError(source);
+    CHECK_THAT(error.what(), Catch::Contains(message));
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
+  }
+  // The normalizer still works after its bounded worker was stopped.
+  CHECK(Normalizer().normalize(head + "  a[0] = f(1, 2);\n}\n", "ok.cl") ==
+        "int A(int x, ...);\n__kernel void B(__global int* a) {\n  a[0] = A(1, 2);\n}");
+}
+
 TEST_CASE("mutated paper kernels never crash the rewriter", "[rewriter][errors]") {
   // Truncations and random ASCII insertions: each must give text or a RewriteError, nothing else.
   const auto rows =
