@@ -13,15 +13,11 @@
 #include "data/file_io.hpp"
 #include "model/devmap_metrics.hpp"
 #include "model/model_error.hpp"
+#include "model/report_plots.hpp"
 
 namespace deeptune::model {
 namespace {
 
-std::string number(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, pattern, value);
-  return text;
-}
 
 void writeReportFile(const std::filesystem::path& path, const std::string& content) {
   try {
@@ -34,9 +30,140 @@ void writeReportFile(const std::filesystem::path& path, const std::string& conte
 /// "1.23× ± 0.04 (1.18–1.27)" for several runs, "1.23×" for one.
 std::string spreadText(const std::vector<double>& values) {
   const Spread s = spreadOf(values);
-  if (values.size() < 2) return number("%.3f\xC3\x97", s.mean);
-  return number("%.3f\xC3\x97", s.mean) + number(" \xC2\xB1 %.3f", s.sd) + number(" (%.3f", s.min) +
-         number("\xE2\x80\x93%.3f)", s.max);
+  if (values.size() < 2) return formatNumber("%.3f\xC3\x97", s.mean);
+  return formatNumber("%.3f\xC3\x97", s.mean) + formatNumber(" \xC2\xB1 %.3f", s.sd) + formatNumber(" (%.3f", s.min) +
+         formatNumber("\xE2\x80\x93%.3f)", s.max);
+}
+
+/// One held-out kernel on one device: each method's speedups and factors over its runs.
+struct KernelOutcome {
+  std::string device;
+  std::string kernel;
+  int bestFactor = 1;
+  double oracle = 1;
+  std::map<std::string, std::vector<const CoarseningPrediction*>> byMethod;
+};
+
+/// Outcomes in the predictions' order (device, then kernel), and the methods in theirs.
+std::vector<KernelOutcome> kernelOutcomes(const std::vector<CoarseningPrediction>& predictions,
+                                          std::vector<std::string>& methods) {
+  std::vector<KernelOutcome> outcomes;
+  for (const CoarseningPrediction& p : predictions) {
+    if (std::find(methods.begin(), methods.end(), p.method) == methods.end()) {
+      methods.push_back(p.method);
+    }
+    auto it = std::find_if(outcomes.begin(), outcomes.end(), [&](const KernelOutcome& o) {
+      return o.device == p.device && o.kernel == p.kernel;
+    });
+    if (it == outcomes.end()) {
+      outcomes.push_back({p.device, p.kernel, p.bestFactor, p.oracle, {}});
+      it = std::prev(outcomes.end());
+    }
+    it->byMethod[p.method].push_back(&p);
+  }
+  return outcomes;
+}
+
+double meanSpeedup(const std::vector<const CoarseningPrediction*>& runs) {
+  double sum = 0;
+  for (const CoarseningPrediction* p : runs) sum += p->speedup;
+  return runs.empty() ? 0 : sum / static_cast<double>(runs.size());
+}
+
+/// "1.94× (8)" for one run; "1.71× (4 4 8 4 4)" for several: mean speedup, each run's factor.
+std::string outcomeCell(const std::vector<const CoarseningPrediction*>& runs) {
+  if (runs.empty()) return "";
+  std::string factors;
+  for (const CoarseningPrediction* p : runs) {
+    factors += (factors.empty() ? "" : " ") + std::to_string(p->factor);
+  }
+  return formatNumber("%.2f\xC3\x97", meanSpeedup(runs)) + " (" + factors + ")";
+}
+
+std::string perKernelMarkdown(const std::vector<KernelOutcome>& outcomes,
+                              const std::vector<std::string>& methods) {
+  std::string md = "\n## Per kernel\n\nMean speedup over factor 1 of each held-out kernel and, in "
+                   "brackets, the factor each run chose.\n";
+  std::string device;
+  for (const KernelOutcome& o : outcomes) {
+    if (o.device != device) {
+      device = o.device;
+      md += "\n### " + device + "\n\n| kernel | best factor | oracle |";
+      for (const std::string& method : methods) md += " " + method + " |";
+      md += "\n|---|---:|---:|";
+      for (size_t m = 0; m < methods.size(); ++m) md += "---:|";
+      md += "\n";
+    }
+    md += "| " + o.kernel + " | " + std::to_string(o.bestFactor) + " | " +
+          formatNumber("%.2f\xC3\x97", o.oracle) + " |";
+    for (const std::string& method : methods) {
+      const auto it = o.byMethod.find(method);
+      md += " " + (it == o.byMethod.end() ? std::string() : outcomeCell(it->second)) + " |";
+    }
+    md += "\n";
+  }
+  return md;
+}
+
+std::string perKernelCsv(const std::vector<KernelOutcome>& outcomes,
+                         const std::vector<std::string>& methods) {
+  std::vector<std::string> header = {"device", "kernel", "best_factor", "oracle_speedup"};
+  header.insert(header.end(), methods.begin(), methods.end());
+  std::string csv = data::csvRow(header);
+  for (const KernelOutcome& o : outcomes) {
+    std::vector<std::string> fields = {o.device, o.kernel, std::to_string(o.bestFactor),
+                                       formatNumber("%.6f", o.oracle)};
+    for (const std::string& method : methods) {
+      const auto it = o.byMethod.find(method);
+      fields.push_back(it == o.byMethod.end() ? "" : formatNumber("%.6f", meanSpeedup(it->second)));
+    }
+    csv += data::csvRow(fields);
+  }
+  return csv;
+}
+
+std::string perKernelSvg(const std::vector<KernelOutcome>& outcomes,
+                         const std::vector<std::string>& methods) {
+  std::vector<SpeedupPoint> points;
+  for (const KernelOutcome& o : outcomes) {
+    SpeedupPoint point{o.kernel, o.device + " " + o.kernel, o.device, {}, o.oracle};
+    for (const std::string& method : methods) {
+      const auto it = o.byMethod.find(method);
+      point.methods.push_back(it == o.byMethod.end() ? 1.0 : meanSpeedup(it->second));
+    }
+    points.push_back(std::move(point));
+  }
+  return speedupPointsSvg(points, methods, "Speedup over factor 1 (log scale)",
+                          "Thread coarsening: speedup per held-out kernel");
+}
+
+std::string perDeviceSvg(const std::vector<CoarseningScores>& scores,
+                         const std::vector<std::string>& methods) {
+  std::vector<BarGroup> groups;
+  std::vector<std::string> names = methods;
+  names.push_back("oracle");
+  double highest = 1;
+  for (const CoarseningScores& s : scores) {
+    auto group = std::find_if(groups.begin(), groups.end(),
+                              [&](const BarGroup& g) { return g.label == s.device; });
+    if (group == groups.end()) {
+      groups.push_back({s.device, std::vector<double>(names.size(), 0.0)});
+      group = std::prev(groups.end());
+      group->values.back() = s.oracleMean;
+    }
+    const size_t m = static_cast<size_t>(
+        std::find(methods.begin(), methods.end(), s.method) - methods.begin());
+    if (m < methods.size()) group->values[m] = s.mean();
+    highest = std::max({highest, s.mean(), s.oracleMean});
+  }
+  BarAxis axis;
+  axis.title = "Mean speedup over factor 1";
+  axis.step = highest <= 2 ? 0.25 : 0.5;
+  axis.max = std::ceil(highest / axis.step) * axis.step;
+  axis.tickLabel = [](double v) { return formatNumber("%.2f", v) + "\xC3\x97"; };
+  axis.barLabel = [](double v) { return formatNumber("%.2f", v); };
+  axis.hoverText = [](double v) { return formatNumber("%.3f", v) + "\xC3\x97"; };
+  return groupedBarsSvg(groups, names, axis, "Thread coarsening: mean speedup per device");
 }
 
 }  // namespace
@@ -119,7 +246,7 @@ void writeCoarseningReport(const std::string& dir,
   for (const CoarseningPrediction& p : predictions) {
     csv += data::csvRow({p.device, p.method, std::to_string(p.run), p.kernel,
                          std::to_string(p.factor), std::to_string(p.bestFactor),
-                         number("%.6f", p.speedup), number("%.6f", p.oracle)});
+                         formatNumber("%.6f", p.speedup), formatNumber("%.6f", p.oracle)});
   }
   writeReportFile(folder / "predictions.csv", csv);
 
@@ -127,8 +254,8 @@ void writeCoarseningReport(const std::string& dir,
   std::string runs = data::csvRow({"device", "method", "run", "mean_speedup", "geomean_speedup"});
   for (const CoarseningScores& s : scores) {
     for (size_t r = 0; r < s.runMeans.size(); ++r) {
-      runs += data::csvRow({s.device, s.method, std::to_string(r), number("%.6f", s.runMeans[r]),
-                            number("%.6f", s.runGeomeans[r])});
+      runs += data::csvRow({s.device, s.method, std::to_string(r), formatNumber("%.6f", s.runMeans[r]),
+                            formatNumber("%.6f", s.runGeomeans[r])});
     }
   }
   writeReportFile(folder / "runs.csv", runs);
@@ -143,8 +270,8 @@ void writeCoarseningReport(const std::string& dir,
       "|---|---|---:|---:|---:|---:|\n";
   for (const CoarseningScores& s : scores) {
     md += "| " + s.device + " | " + s.method + " | " + spreadText(s.runMeans) + " | " +
-          spreadText(s.runGeomeans) + " | " + number("%.1f%%", 100 * s.ofOracle()) + " | " +
-          number("%.3f\xC3\x97", s.oracleMean) + " |\n";
+          spreadText(s.runGeomeans) + " | " + formatNumber("%.1f%%", 100 * s.ofOracle()) + " | " +
+          formatNumber("%.3f\xC3\x97", s.oracleMean) + " |\n";
   }
   // Per device: does DeepTune-TL beat the fixed factor?
   std::string verdicts;
@@ -152,18 +279,27 @@ void writeCoarseningReport(const std::string& dir,
     if (tl.method != "deeptune-tl") continue;
     for (const CoarseningScores& fixed : scores) {
       if (fixed.method == "fixed" && fixed.device == tl.device) {
-        verdicts += "- " + tl.device + ": deeptune-tl " + number("%.3f\xC3\x97", tl.mean()) +
+        verdicts += "- " + tl.device + ": deeptune-tl " + formatNumber("%.3f\xC3\x97", tl.mean()) +
                     (tl.mean() > fixed.mean() ? " beats" : " does not beat") + " fixed " +
-                    number("%.3f\xC3\x97", fixed.mean()) + "\n";
+                    formatNumber("%.3f\xC3\x97", fixed.mean()) + "\n";
       }
     }
   }
   if (!verdicts.empty()) md += "\n## DeepTune-TL against the fixed factor\n\n" + verdicts;
+  std::vector<std::string> methods;
+  const std::vector<KernelOutcome> outcomes = kernelOutcomes(predictions, methods);
+  md += perKernelMarkdown(outcomes, methods);
   if (!context.notes.empty()) {
     md += "\n## Notes\n\n";
     for (const std::string& note : context.notes) md += "- " + note + "\n";
   }
-  md += "\nFiles: `predictions.csv` (every held-out kernel), `runs.csv` (each run's means).\n";
+  md +=
+      "\nFiles: `predictions.csv` (every held-out kernel), `runs.csv` (each run's means), "
+      "`speedup_per_kernel.csv` (each kernel's mean over runs), `speedup_per_device.svg`, "
+      "`speedup_per_kernel.svg`.\n";
+  writeReportFile(folder / "speedup_per_kernel.csv", perKernelCsv(outcomes, methods));
+  writeReportFile(folder / "speedup_per_device.svg", perDeviceSvg(scores, methods));
+  writeReportFile(folder / "speedup_per_kernel.svg", perKernelSvg(outcomes, methods));
   writeReportFile(folder / "summary.md", md);
 }
 

@@ -32,8 +32,12 @@ struct CoarseningReportContext {
 };
 
 /// Writes DIR/predictions.csv (one row per device, method, run and kernel), DIR/runs.csv (each
-/// run's mean and geomean per device and method) and DIR/summary.md. Throws ModelError if a
-/// file cannot be written.
+/// run's mean and geomean per device and method), DIR/speedup_per_kernel.csv (each kernel's mean
+/// speedup over runs per method), DIR/speedup_per_device.svg (grouped bars: mean speedup per
+/// device and over all, the oracle's beside), DIR/speedup_per_kernel.svg (log-scale markers per
+/// held-out kernel, devices as bands) and DIR/summary.md (tables per device and overall with the
+/// runs' spread, DeepTune-TL against fixed, a per-kernel table per device with each run's
+/// factor). Throws ModelError if a file cannot be written.
 void writeCoarseningReport(const std::string& dir,
                            const std::vector<CoarseningPrediction>& predictions,
                            const CoarseningReportContext& context);

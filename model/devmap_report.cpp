@@ -16,47 +16,11 @@
 #include "data/csv_reader.hpp"
 #include "data/file_io.hpp"
 #include "model/model_error.hpp"
+#include "model/report_plots.hpp"
 
 namespace deeptune::model {
 
 namespace {
-
-// Colours of the methods, in order (matplotlib's "tab10").
-const char* const kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                                "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-
-const char* colour(size_t method) {
-  return kPalette[method % (sizeof kPalette / sizeof *kPalette)];
-}
-
-std::string format(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
-}
-
-std::string xmlEscape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 /// Markdown table cell: a '|' would end the cell.
 std::string mdCell(const std::string& text) {
@@ -73,50 +37,15 @@ void writeFileAtomically(const std::filesystem::path& path, const std::string& c
   }
 }
 
-std::string svgText(double x, double y, const std::string& text, const std::string& attributes) {
-  return "<text x=\"" + format("%.1f", x) + "\" y=\"" + format("%.1f", y) + "\" " + attributes +
-         ">" + xmlEscape(text) + "</text>\n";
-}
-
-std::string svgLine(double x1, double y1, double x2, double y2, const std::string& attributes) {
-  return "<line x1=\"" + format("%.1f", x1) + "\" y1=\"" + format("%.1f", y1) + "\" x2=\"" +
-         format("%.1f", x2) + "\" y2=\"" + format("%.1f", y2) + "\" " + attributes + "/>\n";
-}
-
-std::string svgHeader(double width, double height) {
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-         format("%.0f", width) + "\" height=\"" + format("%.0f", height) + "\" viewBox=\"0 0 " +
-         format("%.0f", width) + " " + format("%.0f", height) +
-         "\" font-family=\"Helvetica, Arial, sans-serif\">\n"
-         "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-}
-
-/// A row of legend entries (colour swatch + name) starting at (x, y); `oracle` adds a black dash.
-std::string svgLegend(double x, double y, const std::vector<std::string>& names, bool oracle) {
-  std::string out = "<g class=\"legend\">\n";
-  for (size_t m = 0; m < names.size(); ++m) {
-    out += "<rect x=\"" + format("%.1f", x) + "\" y=\"" + format("%.1f", y - 9) +
-           "\" width=\"10\" height=\"10\" fill=\"" + colour(m) + "\"/>\n";
-    out += svgText(x + 14, y, names[m], "font-size=\"11\"");
-    x += 24 + 6.5 * static_cast<double>(names[m].size());
-  }
-  if (oracle) {
-    out += svgLine(x, y - 4, x + 12, y - 4, "stroke=\"black\" stroke-width=\"2\"");
-    out += svgText(x + 16, y, "oracle", "font-size=\"11\"");
-  }
-  return out + "</g>\n";
-}
-
-std::string percent(double fraction) { return format("%.1f%%", fraction * 100.0); }
-std::string times(double speedup) { return format("%.2f\xC3\x97", speedup); }  // U+00D7
+std::string percent(double fraction) { return formatNumber("%.1f%%", fraction * 100.0); }
+std::string times(double speedup) { return formatNumber("%.2f\xC3\x97", speedup); }  // U+00D7
 
 /// "85.4% ± 0.7 (84.6–86.0)": mean ± sd (min–max) of values in `unit` ("%" or "×").
 std::string spreadText(const Spread& s, const char* unit) {
   const bool percentUnit = std::string(unit) == "%";
   const char* pattern = percentUnit ? "%.1f" : "%.2f";
-  return format(pattern, s.mean) + unit + " ± " + format(pattern, s.sd) + " (" +
-         format(pattern, s.min) + "\xE2\x80\x93" + format(pattern, s.max) + ")";  // en dash
+  return formatNumber(pattern, s.mean) + unit + " ± " + formatNumber(pattern, s.sd) + " (" +
+         formatNumber(pattern, s.min) + "\xE2\x80\x93" + formatNumber(pattern, s.max) + ")";  // en dash
 }
 
 std::string repeatedMarkdown(const std::vector<RepeatedScores>& groups) {
@@ -144,7 +73,7 @@ std::string trainingMarkdown(const std::vector<FoldTraining>& folds) {
   }
   std::string md = "\n## Training per fold\n\n";
   md += std::to_string(folds.size()) + " fold models; " + std::to_string(collapsed) +
-        " collapsed (final training accuracy more than " + format("%.0f", kCollapseMargin * 100) +
+        " collapsed (final training accuracy more than " + formatNumber("%.0f", kCollapseMargin * 100) +
         " points below the fold's best epoch); " + std::to_string(oneDevice) +
         " predict one device for all their test rows.\n\n";
   md +=
@@ -191,7 +120,7 @@ std::string summaryMarkdown(const std::string& platform, const DevmapReportConte
     const DevmapScores& s = method.overall;
     md += "| " + mdCell(method.method) + " | " + percent(s.accuracy) + " | " +
           times(s.speedupMean) + " | " + times(s.speedupGeomean) + " | " +
-          format("%.1f%%", s.oraclePercent) + " |\n";
+          formatNumber("%.1f%%", s.oraclePercent) + " |\n";
   }
   if (std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.runs.size() > 1; })) {
     md += repeatedMarkdown(groups);
@@ -224,9 +153,9 @@ std::string metricsCsv(const std::vector<MethodScores>& scores) {
   std::string csv = data::csvRow(
       {"method", "suite", "accuracy", "speedup_mean", "speedup_geomean", "oracle_pct", "rows"});
   auto line = [&](const std::string& method, const std::string& suite, const DevmapScores& s) {
-    csv += data::csvRow({method, suite, format("%.4f", s.accuracy * 100.0),
-                         format("%.6f", s.speedupMean), format("%.6f", s.speedupGeomean),
-                         format("%.4f", s.oraclePercent), std::to_string(s.rows)});
+    csv += data::csvRow({method, suite, formatNumber("%.4f", s.accuracy * 100.0),
+                         formatNumber("%.6f", s.speedupMean), formatNumber("%.6f", s.speedupGeomean),
+                         formatNumber("%.4f", s.oraclePercent), std::to_string(s.rows)});
   };
   for (const MethodScores& method : scores) {
     line(method.method, "all", method.overall);
@@ -251,7 +180,7 @@ std::string runsCsv(const std::vector<RepeatedScores>& groups) {
                                                         {&g.oraclePercent, 1.0}};
     for (const auto& [spread, scale] : metrics) {
       for (double value : {spread->mean, spread->sd, spread->min, spread->max}) {
-        fields.push_back(format("%.6f", value * scale));
+        fields.push_back(formatNumber("%.6f", value * scale));
       }
     }
     csv += data::csvRow(fields);
@@ -265,11 +194,11 @@ std::string trainingCsv(const std::vector<FoldTraining>& folds) {
                                   "test_rows", "test_accuracy", "predicted_gpu", "collapsed"});
   for (const FoldTraining& f : folds) {
     csv += data::csvRow({f.method, std::to_string(f.seed), std::to_string(f.fold),
-                         std::to_string(f.training.epochs), format("%.6f", f.training.finalLoss),
-                         format("%.4f", f.training.finalAccuracy * 100.0),
-                         format("%.4f", f.training.bestAccuracy * 100.0),
+                         std::to_string(f.training.epochs), formatNumber("%.6f", f.training.finalLoss),
+                         formatNumber("%.4f", f.training.finalAccuracy * 100.0),
+                         formatNumber("%.4f", f.training.bestAccuracy * 100.0),
                          std::to_string(f.training.bestEpoch), std::to_string(f.testRows),
-                         format("%.4f", f.testAccuracy() * 100.0), std::to_string(f.predictedGpu),
+                         formatNumber("%.4f", f.testAccuracy() * 100.0), std::to_string(f.predictedGpu),
                          f.training.collapsed() ? "1" : "0"});
   }
   return csv;
@@ -299,8 +228,8 @@ std::string benchmarkCsv(const std::vector<BenchmarkSpeedup>& speedups,
   std::string csv = data::csvRow(header);
   for (const BenchmarkSpeedup& b : speedups) {
     std::vector<std::string> fields = {b.benchmark, b.suite, std::to_string(b.datasets)};
-    for (double value : b.methods) fields.push_back(format("%.6f", value));
-    fields.push_back(format("%.6f", b.oracle));
+    for (double value : b.methods) fields.push_back(formatNumber("%.6f", value));
+    fields.push_back(formatNumber("%.6f", b.oracle));
     csv += data::csvRow(fields);
   }
   return csv;
@@ -318,142 +247,33 @@ std::string benchmarkLabel(const std::string& benchmark) {
 
 std::string accuracyPerSuiteSvg(const std::vector<MethodScores>& scores, const std::string& title) {
   if (scores.empty()) throw ModelError("accuracy plot: no methods");
-  std::vector<std::string> groups, methodNames;
-  for (const SuiteScores& suite : scores.front().suites) groups.push_back(suite.suite);
-  groups.push_back("All");
+  std::vector<BarGroup> groups;
+  std::vector<std::string> methodNames;
   for (const MethodScores& method : scores) methodNames.push_back(method.method);
-
-  const double barWidth = 14, left = 60, top = 60, plotHeight = 300, gap = 18;
-  const double groupWidth = std::max(static_cast<double>(scores.size()) * barWidth + gap, 78.0);
-  const double plotWidth = groupWidth * static_cast<double>(groups.size());
-  const double width = std::max(left + plotWidth + 20, 480.0), height = top + plotHeight + 50;
-  const double bottom = top + plotHeight;
-
-  std::string svg = svgHeader(width, height);
-  svg += svgText(left, 22, title, "font-size=\"15\" font-weight=\"bold\"");
-  svg += svgLegend(left, 44, methodNames, false);
-  for (int tick = 0; tick <= 100; tick += 20) {
-    const double y = bottom - plotHeight * tick / 100.0;
-    svg += svgLine(left, y, left + plotWidth, y, "stroke=\"#dddddd\"");
-    svg += svgText(left - 6, y + 4, std::to_string(tick) + "%",
-                   "font-size=\"11\" text-anchor=\"end\"");
-  }
-  svg += svgText(16, top + plotHeight / 2, "Accuracy",
-                 "font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 16 " +
-                     format("%.1f", top + plotHeight / 2) + ")\"");
-  for (size_t g = 0; g < groups.size(); ++g) {
-    const double groupLeft = left + groupWidth * static_cast<double>(g) +
-                             (groupWidth - barWidth * static_cast<double>(scores.size())) / 2;
-    for (size_t m = 0; m < scores.size(); ++m) {
-      const DevmapScores& s =
-          g + 1 < groups.size() ? scores[m].suites[g].scores : scores[m].overall;
-      const double h = plotHeight * s.accuracy, x = groupLeft + barWidth * static_cast<double>(m);
-      svg += "<rect class=\"bar\" x=\"" + format("%.1f", x) + "\" y=\"" +
-             format("%.1f", bottom - h) + "\" width=\"" + format("%.1f", barWidth - 1) +
-             "\" height=\"" + format("%.1f", h) + "\" fill=\"" + colour(m) + "\"><title>" +
-             xmlEscape(scores[m].method + ", " + groups[g] + ": " + percent(s.accuracy)) +
-             "</title></rect>\n";
-      svg += svgText(x + (barWidth - 1) / 2, bottom - h - 3, format("%.0f", s.accuracy * 100),
-                     "font-size=\"8\" text-anchor=\"middle\"");
+  for (size_t g = 0; g <= scores.front().suites.size(); ++g) {
+    const bool all = g == scores.front().suites.size();
+    BarGroup group{all ? "All" : scores.front().suites[g].suite, {}};
+    for (const MethodScores& method : scores) {
+      group.values.push_back(all ? method.overall.accuracy : method.suites[g].scores.accuracy);
     }
-    svg += svgText(left + groupWidth * (static_cast<double>(g) + 0.5), bottom + 18, groups[g],
-                   "font-size=\"11\" text-anchor=\"middle\"");
+    groups.push_back(std::move(group));
   }
-  svg += svgLine(left, bottom, left + plotWidth, bottom, "stroke=\"black\"");
-  svg += svgLine(left, top, left, bottom, "stroke=\"black\"");
-  return svg + "</svg>\n";
+  BarAxis axis;
+  axis.title = "Accuracy";
+  axis.tickLabel = [](double v) { return std::to_string(static_cast<int>(std::lround(v * 100))) + "%"; };
+  axis.barLabel = [](double v) { return formatNumber("%.0f", v * 100); };
+  axis.hoverText = percent;
+  return groupedBarsSvg(groups, methodNames, axis, title);
 }
 
 std::string speedupPerBenchmarkSvg(const std::vector<BenchmarkSpeedup>& speedups,
                                    const std::vector<std::string>& methodNames,
                                    const std::string& title) {
-  double lo = 1, hi = 1;
+  std::vector<SpeedupPoint> points;
   for (const BenchmarkSpeedup& b : speedups) {
-    if (b.methods.size() != methodNames.size()) {
-      throw ModelError("speedup plot: benchmark " + b.benchmark + " has " +
-                       std::to_string(b.methods.size()) + " speedups for " +
-                       std::to_string(methodNames.size()) + " methods");
-    }
-    for (double v : b.methods) lo = std::min(lo, v), hi = std::max(hi, v);
-    lo = std::min(lo, b.oracle);
-    hi = std::max(hi, b.oracle);
+    points.push_back({benchmarkLabel(b.benchmark), b.benchmark, b.suite, b.methods, b.oracle});
   }
-  if (!(lo > 0) || !std::isfinite(hi)) throw ModelError("speedup plot: non-positive speedup");
-  const int lowDecade = static_cast<int>(std::floor(std::log10(lo) + 1e-9));
-  int highDecade = static_cast<int>(std::ceil(std::log10(hi) - 1e-9));
-  if (highDecade <= lowDecade) highDecade = lowDecade + 1;
-
-  const double step = 14, left = 70, top = 80, plotHeight = 340, labelSpace = 190;
-  const double plotWidth = step * static_cast<double>(std::max<size_t>(speedups.size(), 1));
-  const double width = std::max(left + plotWidth + 20, 520.0);
-  const double height = top + plotHeight + labelSpace, bottom = top + plotHeight;
-  auto yOf = [&](double v) {
-    return bottom - plotHeight * (std::log10(v) - lowDecade) / (highDecade - lowDecade);
-  };
-
-  std::string svg = svgHeader(width, height);
-  svg += svgText(left, 22, title, "font-size=\"15\" font-weight=\"bold\"");
-  svg += svgLegend(left, 44, methodNames, true);
-
-  // Suite bands: shaded alternately, named at the top of the plot.
-  for (size_t b = 0, band = 0; b < speedups.size(); ++band) {
-    size_t e = b;
-    while (e < speedups.size() && speedups[e].suite == speedups[b].suite) ++e;
-    const double x = left + step * static_cast<double>(b);
-    const double w = step * static_cast<double>(e - b);
-    svg += "<rect class=\"suite\" x=\"" + format("%.1f", x) + "\" y=\"" + format("%.1f", top) +
-           "\" width=\"" + format("%.1f", w) + "\" height=\"" + format("%.1f", plotHeight) +
-           "\" fill=\"" + (band % 2 == 0 ? "#f4f4f4" : "#ffffff") + "\"/>\n";
-    svg +=
-        svgText(x + w / 2, top - 6, speedups[b].suite, "font-size=\"11\" text-anchor=\"middle\"");
-    b = e;
-  }
-  // Log-scale grid: every decade labelled, 2× and 5× lines labelled when there are few decades.
-  for (int d = lowDecade; d <= highDecade; ++d) {
-    for (double m : {1.0, 2.0, 5.0}) {
-      const double v = m * std::pow(10.0, d);
-      if (d == highDecade && m > 1) break;
-      const bool major = m == 1.0;
-      const double y = yOf(v);
-      svg += svgLine(left, y, left + plotWidth, y,
-                     std::string("stroke=\"") +
-                         (v == 1.0 ? "#555555"
-                          : major  ? "#cccccc"
-                                   : "#e6e6e6") +
-                         "\"");
-      if (major || highDecade - lowDecade <= 3) {
-        svg += svgText(left - 6, y + 4, format(v < 1 ? "%.2g" : "%.0f", v) + "\xC3\x97",
-                       "font-size=\"11\" text-anchor=\"end\"");
-      }
-    }
-  }
-  svg += svgText(16, top + plotHeight / 2, "Speedup over static mapping (log scale)",
-                 "font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 16 " +
-                     format("%.1f", top + plotHeight / 2) + ")\"");
-  const double spread =
-      methodNames.size() > 1 ? 6.0 / static_cast<double>(methodNames.size() - 1) : 0;
-  for (size_t b = 0; b < speedups.size(); ++b) {
-    const BenchmarkSpeedup& s = speedups[b];
-    const double cx = left + step * (static_cast<double>(b) + 0.5);
-    svg += svgLine(cx - 5, yOf(s.oracle), cx + 5, yOf(s.oracle),
-                   "class=\"oracle\" stroke=\"black\" stroke-width=\"2\"");
-    for (size_t m = 0; m < s.methods.size(); ++m) {
-      const double x =
-          cx + (static_cast<double>(m) - (static_cast<double>(s.methods.size()) - 1) / 2) * spread;
-      svg += "<circle class=\"marker\" cx=\"" + format("%.1f", x) + "\" cy=\"" +
-             format("%.1f", yOf(s.methods[m])) + "\" r=\"3\" fill=\"" + colour(m) +
-             "\" fill-opacity=\"0.8\"><title>" +
-             xmlEscape(s.benchmark + ", " + methodNames[m] + ": " + times(s.methods[m])) +
-             "</title></circle>\n";
-    }
-    const double ly = bottom + 8;
-    svg += svgText(cx + 3, ly, benchmarkLabel(s.benchmark),
-                   "font-size=\"9\" text-anchor=\"end\" transform=\"rotate(-90 " +
-                       format("%.1f", cx + 3) + " " + format("%.1f", ly) + ")\"");
-  }
-  svg += svgLine(left, bottom, left + plotWidth, bottom, "stroke=\"black\"");
-  svg += svgLine(left, top, left, bottom, "stroke=\"black\"");
-  return svg + "</svg>\n";
+  return speedupPointsSvg(points, methodNames, "Speedup over static mapping (log scale)", title);
 }
 
 void writeDevmapReport(const std::string& dir, const std::string& platform,

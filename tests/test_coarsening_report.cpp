@@ -1,0 +1,52 @@
+// Tests of the thread-coarsening report folder: per-kernel table and CSV, the two SVG plots.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "model/coarsening_report.hpp"
+#include "tests/cli_runner.hpp"
+#include "tests/scratch_dir.hpp"
+#include "tests/svg_checks.hpp"
+
+using deeptune::model::CoarseningPrediction;
+using deeptune::test::countOf;
+using deeptune::test::readWholeFile;
+using deeptune::test::xmlProblem;
+
+TEST_CASE("coarsening report: per-kernel table, CSV and plots", "[report][coarsening]") {
+  // Two devices x two kernels; static once, deeptune in two runs choosing different factors.
+  std::vector<CoarseningPrediction> predictions;
+  for (const char* device : {"Tahiti", "Fermi"}) {
+    for (const char* kernel : {"sgemm", "mt<&>"}) {
+      predictions.push_back({device, "static", 0, kernel, 1, 1.0, 2.0, 4});
+      predictions.push_back({device, "deeptune", 0, kernel, 2, 1.5, 2.0, 4});
+      predictions.push_back({device, "deeptune", 1, kernel, 4, 2.0, 2.0, 4});
+    }
+  }
+  deeptune::test::ScratchDir dir("deeptune-coarsening-report");
+  deeptune::model::writeCoarseningReport(dir.path.string(), predictions, {"cmd", {}, {}});
+
+  const std::string summary = readWholeFile((dir.path / "summary.md").string());
+  CHECK_THAT(summary, Catch::Contains("### Fermi\n\n| kernel | best factor | oracle | static | "
+                                      "deeptune |"));
+  CHECK_THAT(summary, Catch::Contains("| sgemm | 4 | 2.00\xC3\x97 | 1.00\xC3\x97 (1) | "
+                                      "1.75\xC3\x97 (2 4) |"));
+  CHECK(readWholeFile((dir.path / "speedup_per_kernel.csv").string()) ==
+        "device,kernel,best_factor,oracle_speedup,static,deeptune\n"
+        "Tahiti,sgemm,4,2.000000,1.000000,1.750000\n"
+        "Tahiti,mt<&>,4,2.000000,1.000000,1.750000\n"
+        "Fermi,sgemm,4,2.000000,1.000000,1.750000\n"
+        "Fermi,mt<&>,4,2.000000,1.000000,1.750000\n");
+
+  const std::string perDevice = readWholeFile((dir.path / "speedup_per_device.svg").string());
+  CHECK(xmlProblem(perDevice).empty());
+  CHECK(countOf(perDevice, "class=\"bar\"") == 3 * 3);  // (2 devices + all) x (2 methods + oracle)
+  CHECK_THAT(perDevice, Catch::Contains("deeptune, all: 1.750\xC3\x97"));
+  const std::string perKernel = readWholeFile((dir.path / "speedup_per_kernel.svg").string());
+  CHECK(xmlProblem(perKernel).empty());
+  CHECK(countOf(perKernel, "class=\"marker\"") == 4 * 2);
+  CHECK(countOf(perKernel, "class=\"oracle\"") == 4);
+  CHECK_THAT(perKernel, Catch::Contains("mt&lt;&amp;&gt;"));
+}
