@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <regex>
 #include <stdexcept>
 
 #include "data/text_check.hpp"
@@ -315,6 +316,60 @@ std::string Normalizer::extractKernel(std::string_view source, const std::string
     if (chosenName != nullptr) *chosenName = chosen.front();
     if (notes != nullptr) *notes = std::move(found);
     return text;
+  });
+}
+
+std::string CoarsenedKernel::hostRule() const {
+  const std::string cf = std::to_string(factor);
+  return "global size of dimension 0 divided by " + cf + "; local size of dimension 0 " +
+         (localSizeDivided || stride ? "divided by " + cf + " (it must divide it)"
+                                     : "kept, or divided by " + cf);
+}
+
+CoarsenedKernel Normalizer::coarsen(std::string_view source, const std::string& fileName,
+                                    const std::string& kernel, int factor, bool stride,
+                                    const data::SourceOptions& options) const {
+  if (factor < 2 || factor > 1024) {
+    throw RewriteError(fileName, 1, 1,
+                       "coarsening factor " + std::to_string(factor) + ": expected 2 to 1024");
+  }
+  const std::string answer = impl_->bounded(source, fileName, [&] {
+    const auto preprocessed =
+        internal::runPreprocessorPass(source, fileName, impl_->resources, options);
+    std::string name = kernel;
+    if (name.empty()) {  // the file's only kernel
+      const auto found = internal::runRenamePass(preprocessed.text, fileName, impl_->resources);
+      if (found.kernels.size() != 1) {
+        throw RewriteError(fileName, 1, 1,
+                           std::to_string(found.kernels.size()) +
+                               " kernels in the file, choose one with --kernel: " +
+                               kernelList(found.kernels));
+      }
+      name = found.kernels.front().original;
+    }
+    std::string pragmas;  // FP_CONTRACT and EXTENSION change what the kernel computes
+    static const std::regex pragmaLine(R"((^|\n)[ \t]*#[ \t]*pragma[ \t]+OPENCL\b[^\n]*)");
+    for (auto it = std::cregex_iterator(source.data(), source.data() + source.size(), pragmaLine);
+         it != std::cregex_iterator(); ++it) {
+      std::string line = it->str();
+      pragmas += line.substr(line.find('#')) + "\n";
+    }
+    const internal::CoarsenedText coarsened = internal::runCoarsenPass(
+        preprocessed, pragmas, fileName, impl_->resources, name, factor, stride);
+    std::string out;
+    internal::putField(out, coarsened.text);
+    internal::putField(out, name);
+    internal::putField(out, coarsened.usesGroupShape ? "1" : "0");
+    return out;
+  });
+  return readAnswer(answer, fileName, [&](const std::string& in, size_t& offset) {
+    CoarsenedKernel result;
+    result.source = internal::takeField(in, offset);
+    result.kernel = internal::takeField(in, offset);
+    result.localSizeDivided = internal::takeField(in, offset) == "1";
+    result.factor = factor;
+    result.stride = stride;
+    return result;
   });
 }
 

@@ -32,6 +32,19 @@ struct KernelName {
   std::string normalized;
 };
 
+/// A coarsened kernel and how the host must launch it.
+struct CoarsenedKernel {
+  std::string source;  ///< the whole (preprocessed) file, the kernel coarsened; OpenCL C 1.2
+  std::string kernel;  ///< its name
+  int factor = 1;
+  bool stride = false;
+  /// The kernel reads get_local_id(0) or get_local_size(0): the local size must be divided by
+  /// the factor too; otherwise it may also be kept.
+  bool localSizeDivided = false;
+  /// The host's launch rule in words (global size of dimension 0 divided by the factor, ...).
+  std::string hostRule() const;
+};
+
 /// What a normalization noticed besides its text.
 struct RewriteNotes {
   /// Names the file uses but declares nowhere (a host's -D or a header not given), sorted; they
@@ -77,6 +90,14 @@ class Normalizer {
   /// Stage 2 alone: preprocessed text with '#' lines dropped and 2016 builtin spellings.
   std::string preprocess(std::string_view source, const std::string& fileName,
                          const data::SourceOptions& options = {}) const;
+
+  /// Thread coarsening (SPEC §1) of `kernel` (empty: the file's only kernel) by `factor` (2 to
+  /// 1024): the preprocessed file with that kernel's body replicated, each work-item doing
+  /// `factor` consecutive original work-items of dimension 0 (or, with `stride`, items a local
+  /// size apart). Kernels it cannot coarsen safely are refused with the line and the reason.
+  CoarsenedKernel coarsen(std::string_view source, const std::string& fileName,
+                          const std::string& kernel, int factor, bool stride = false,
+                          const data::SourceOptions& options = {}) const;
 
   /// Stage 3 alone: identifiers renamed, layout untouched (input is not preprocessed again).
   std::string renameIdentifiers(std::string_view source, const std::string& fileName) const;

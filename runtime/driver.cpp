@@ -263,6 +263,13 @@ Measurement Driver::measure(const std::string& name, const DriveOptions& options
         planPayload(m.args, options.gsize, m.wgsize, impl_->info.addressBits, options.seed);
     m.transferBytes = plan.transferBytes;
     checkPayloadFits(plan, options.guardBytes, impl_->info);
+    if (options.coarsening == 0 || m.wgsize % options.coarsening != 0) {
+      throw RuntimeError("work-group size " + std::to_string(m.wgsize) +
+                         " is not a multiple of the coarsening factor " +
+                         std::to_string(options.coarsening));
+    }
+    const size_t launchGlobal = m.globalSize / options.coarsening;
+    const size_t launchLocal = m.wgsize / options.coarsening;
 
     std::vector<BoundBuffer> buffers;
     for (size_t i = 0; i < plan.args.size(); ++i) {
@@ -302,8 +309,8 @@ Measurement Driver::measure(const std::string& name, const DriveOptions& options
         timing.h2dNs += b.payload.write(queue, input.data(), input.size());
       }
       ocl::Event event;
-      ocl::checkError(clEnqueueNDRangeKernel(queue.get(), kernel.get(), 1, nullptr, &m.globalSize,
-                                             &m.wgsize, 0, nullptr, event.out()),
+      ocl::checkError(clEnqueueNDRangeKernel(queue.get(), kernel.get(), 1, nullptr, &launchGlobal,
+                                             &launchLocal, 0, nullptr, event.out()),
                       "clEnqueueNDRangeKernel");
       event.wait("clEnqueueNDRangeKernel");
       timing.kernelNs = event.queuedToEndNs();

@@ -35,6 +35,10 @@ struct DriveOptions {
   /// overruns [0, S) (every integer scalar is S) lands there instead of in the driver's memory.
   /// A multiple of the device's base address alignment; 0 for none.
   size_t guardBytes = kDefaultGuardBytes;
+  /// The factor a thread-coarsened kernel was coarsened by: the payload, S and the work-group
+  /// size are the original kernel's, the launch divides the global and local sizes by it (the
+  /// work-group size must be a multiple of it). 1 for an ordinary kernel.
+  size_t coarsening = 1;
 
   static constexpr size_t kDefaultGuardBytes = size_t{16} << 20;
 };

@@ -59,6 +59,10 @@ TEST_CASE("cli bad input: every command, the usual mistakes", "[cli][bad-input]"
       {"predict '" + macroBomb + "' --dsize 1 --wgsize 1", "macro 'A' expands to more than"},
       {"rewrite '" + escape + "'", "outside the kernel file's folder"},
       {"rewrite '" + wideCall + "'", "wide.cl:2:35: too complex to normalize"},
+      {"coarsen '" + kernel + "' --factor 1", "coarsening factor 1: expected 2 to 1024"},
+      {"coarsen '" + kernel + "' --factor x", "factor"},
+      {"coarsen '" + kernel + "' --factor 2 --kernel nope", "no kernel named 'nope'"},
+      {"coarsen '" + missing + ".cl' --factor 2", "cannot open file"},
       {"predict '" + wideCall + "' --dsize 1 --wgsize 1", "too complex to normalize"},
       // CSV inputs: missing, wrong header, broken quoting.
       {"train --data '" + missing + ".csv' -o '" + d + "/m.model'", "cannot open file"},

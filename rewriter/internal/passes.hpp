@@ -39,6 +39,20 @@ struct RenamedText {
 RenamedText runRenamePass(std::string_view source, const std::string& fileName,
                           ClangResources& resources);
 
+/// The thread-coarsening transform's output: the preprocessed file with one kernel coarsened.
+struct CoarsenedText {
+  std::string text;
+  bool usesGroupShape = false;  ///< the kernel reads dimension 0's local id or size
+};
+
+/// Coarsens `kernel` of preprocessed text (SPEC §1): its body runs `factor` times in a loop,
+/// dimension-0 work-item functions remapped (consecutive items, or `stride`d by the local size).
+/// `pragmas` (the input's `#pragma OPENCL` lines, which preprocessing drops) open the output.
+/// Throws RewriteError naming the line of what it refuses.
+CoarsenedText runCoarsenPass(const PreprocessedText& preprocessed, const std::string& pragmas,
+                             const std::string& fileName, ClangResources& resources,
+                             const std::string& kernel, int factor, bool stride);
+
 /// Definitions ("NAME=TYPE") that make the file's own `typedef TYPE NAME;` win over the shim's
 /// macro of the same name (`#define DATA_TYPE float` would turn `typedef double DATA_TYPE;` into
 /// `typedef double float;` and every use into float).

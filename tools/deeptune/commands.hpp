@@ -6,6 +6,7 @@
 namespace deeptune::cli {
 
 // clang-format off
+int runCoarsen(const Args& args);   ///< deeptune coarsen FILE --factor CF [--kernel NAME]
 int runRewrite(const Args& args);   ///< deeptune rewrite FILE [--kernel NAME] [-o OUT]
 int runTokenize(const Args& args);  ///< deeptune tokenize FILE --vocab V [--strict] [--json]
 int runVocab(const Args& args);     ///< deeptune vocab derive FILES... | --csv FILE -o OUT

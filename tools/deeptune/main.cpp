@@ -26,6 +26,7 @@ const char* kUsage =
     "\n"
     "commands:\n"
     "  rewrite    normalize OpenCL source (whole file, or one kernel with --kernel)\n"
+    "  coarsen    thread-coarsen a kernel by a factor (and print the host's launch rule)\n"
     "  tokenize   encode a file into vocabulary ids\n"
     "  vocab      derive a vocabulary from files or a CSV column\n"
     "  train      train the DeepTune model on a labelled CSV\n"
@@ -41,6 +42,7 @@ int dispatch(const std::string& command, const Args& args) {
   static const std::map<std::string, int (*)(const Args&)> commands = {
 #ifdef DEEPTUNE_WITH_REWRITER
       {"rewrite", deeptune::cli::runRewrite},
+      {"coarsen", deeptune::cli::runCoarsen},
       {"predict", deeptune::cli::runPredict},
       {"validate", deeptune::cli::runValidate},
       {"__predict-server", deeptune::cli::runPredictServer},

@@ -1,0 +1,55 @@
+// deeptune coarsen: thread coarsening of one kernel (SPEC §1), printing the host's launch rule.
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "rewriter/normalizer.hpp"
+#include "tools/deeptune/commands.hpp"
+
+namespace deeptune::cli {
+
+int runCoarsen(const Args& args) {
+  po::options_description options("coarsen options");
+  std::string input, kernel, output;
+  int factor = 0;
+  options.add_options()("file", po::value(&input)->required(), "OpenCL source file")(
+      "kernel,k", po::value(&kernel), "the kernel to coarsen (default: the file's only one)")(
+      "factor", po::value(&factor)->required(), "coarsening factor, 2 to 1024")(
+      "stride", "interleave: a work-item does items a local size apart (default: consecutive)")(
+      "output,o", po::value(&output)->default_value("-"), "output file ('-' = stdout)")(
+      "json", "write {\"file\", \"kernel\", \"factor\", \"stride\", \"source\", \"host_rule\"}");
+  SourceOptionValues sourceValues;
+  addSourceOptions(options, sourceValues);
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map vm;
+  if (!parseOptions(
+          args,
+          "usage: deeptune coarsen FILE --factor CF [--kernel NAME] [--stride]\n"
+          "                        [-D NAME[=VALUE]]... [-I DIR]... [-o OUT] [--json]\n\n"
+          "Thread coarsening: each work-item of the kernel does CF original work-items of\n"
+          "dimension 0. Writes the preprocessed file with the kernel coarsened and prints on\n"
+          "stderr how the host must change its launch. Kernels it cannot coarsen safely\n"
+          "(barriers or __local variables in the body, a return inside a loop, work-item\n"
+          "functions in helpers) are refused with the line and the reason.",
+          options, positional, vm)) {
+    return kExitOk;
+  }
+  const data::SourceOptions sourceOptions = sourceValues.validated();
+  const std::string source = readFile(input);
+  const rewriter::CoarsenedKernel coarsened = rewriter::Normalizer().coarsen(
+      source, input, kernel, factor, vm.count("stride") != 0, sourceOptions);
+  if (vm.count("json")) {
+    const nlohmann::json out = {{"file", input},           {"kernel", coarsened.kernel},
+                                {"factor", factor},        {"stride", coarsened.stride},
+                                {"source", coarsened.source}, {"host_rule", coarsened.hostRule()}};
+    writeOutput(output, out.dump() + "\n");
+  } else {
+    std::cerr << input << ": " << coarsened.kernel << " coarsened by " << factor
+              << "; host: " << coarsened.hostRule() << "\n";
+    writeOutput(output, coarsened.source + "\n");
+  }
+  return kExitOk;
+}
+
+}  // namespace deeptune::cli
