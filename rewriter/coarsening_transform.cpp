@@ -111,6 +111,9 @@ class BodyVisitor : public clang::RecursiveASTVisitor<BodyVisitor> {
       remap(call, name);
       return true;
     }
+    if (isKernel_ && (name == "get_group_id" || name == "get_num_groups")) {
+      usesGroupShape_ = true;  // the same only while the local size is divided too
+    }
     const clang::FunctionDecl* callee = call->getDirectCallee();
     const clang::FunctionDecl* definition = nullptr;
     if (callee && callee->hasBody(definition) &&

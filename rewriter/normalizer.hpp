@@ -38,8 +38,8 @@ struct CoarsenedKernel {
   std::string kernel;  ///< its name
   int factor = 1;
   bool stride = false;
-  /// The kernel reads get_local_id(0) or get_local_size(0): the local size must be divided by
-  /// the factor too; otherwise it may also be kept.
+  /// The kernel reads get_local_id, get_local_size, get_group_id or get_num_groups: the local
+  /// size must be divided by the factor too; otherwise it may also be kept.
   bool localSizeDivided = false;
   /// The host's launch rule in words (global size of dimension 0 divided by the factor, ...).
   std::string hostRule() const;

@@ -42,7 +42,7 @@ RenamedText runRenamePass(std::string_view source, const std::string& fileName,
 /// The thread-coarsening transform's output: the preprocessed file with one kernel coarsened.
 struct CoarsenedText {
   std::string text;
-  bool usesGroupShape = false;  ///< the kernel reads dimension 0's local id or size
+  bool usesGroupShape = false;  ///< the kernel reads local ids, local sizes or group ids
 };
 
 /// Coarsens `kernel` of preprocessed text (SPEC §1): its body runs `factor` times in a loop,
