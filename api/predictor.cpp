@@ -1,6 +1,7 @@
 // Predictor: kernel source + launch sizes -> device, joining rewriter, tokenizer and model.
 #include "api/predictor.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -35,24 +36,57 @@ fs::path executableDir() {
   return ec ? fs::path() : exe.parent_path();
 }
 
-}  // namespace
-
-struct Predictor::Impl {
+/// A model file with what it reads: the vocabulary, a normalizer and the encoded kernels.
+struct LoadedModel {
   std::string modelPath;
   model::DeepTuneModel network;
   tokenizer::Vocabulary vocabulary;
   rewriter::Normalizer normalizer;
   std::unordered_map<size_t, EncodedKernel> cache;
 
-  explicit Impl(const std::string& path)
+  LoadedModel(const std::string& path, const std::string& task, const char* taskWords)
       : modelPath(path),
         network(model::DeepTuneModel::load(path)),
         vocabulary(network.info().vocabulary, path) {
-    if (network.info().task != "devmap") {
-      throw model::ModelError(path + ": a '" + network.info().task +
-                              "' model, expected a devmap (device mapping) model");
+    if (network.info().task != task) {
+      throw model::ModelError(path + ": a '" + network.info().task + "' model, expected a " +
+                              task + " (" + taskWords + ") model");
     }
   }
+
+  /// Normalizes, extracts and encodes `kernel` once per source, file, kernel and options.
+  const EncodedKernel& encode(const std::string& source, const std::string& fileName,
+                              const std::string& kernel, const data::SourceOptions& options) {
+    // Includes are relative to the file and the options change the text: all are part of the key.
+    const size_t key = std::hash<std::string>{}(source + '\0' + kernel + '\0' + fileName + '\0' +
+                                                options.buildFlags());
+    auto found = cache.find(key);
+    if (found == cache.end()) {
+      EncodedKernel encoded;
+      rewriter::KernelName chosen;
+      rewriter::RewriteNotes notes;
+      const std::string extract =
+          normalizer.extractKernel(source, fileName, kernel, &chosen, options, &notes);
+      encoded.undeclared = std::move(notes.undeclared);
+      const auto encoding = vocabulary.encode(extract, tokenizer::UnknownPolicy::kSkip, fileName);
+      encoded.skipped = encoding.skipped;
+      encoded.tokens =
+          tokenizer::preTruncate(encoding.ids, static_cast<size_t>(network.info().maxLength));
+      encoded.kernel = chosen.original;
+      found = cache.emplace(key, std::move(encoded)).first;
+    }
+    return found->second;
+  }
+};
+
+}  // namespace
+
+struct Predictor::Impl : LoadedModel {
+  explicit Impl(const std::string& path) : LoadedModel(path, "devmap", "device mapping") {}
+};
+
+struct CoarseningPredictor::Impl : LoadedModel {
+  explicit Impl(const std::string& path) : LoadedModel(path, "coarsening", "thread coarsening") {}
 };
 
 Predictor::Predictor(const std::string& modelPath) : impl_(std::make_unique<Impl>(modelPath)) {}
@@ -80,45 +114,59 @@ DevicePrediction Predictor::predict(const std::string& source, const std::string
                                     const std::string& kernel, double dsizeBytes, double wgsize,
                                     const data::SourceOptions& options) {
   checkLaunchSizes(dsizeBytes, wgsize);
-  // Includes are relative to the file and the options change the text: all are part of the key.
-  const size_t key = std::hash<std::string>{}(source + '\0' + kernel + '\0' + fileName + '\0' +
-                                              options.buildFlags());
-  auto found = impl_->cache.find(key);
-  if (found == impl_->cache.end()) {
-    EncodedKernel encoded;
-    rewriter::KernelName chosen;
-    rewriter::RewriteNotes notes;
-    const std::string extract =
-        impl_->normalizer.extractKernel(source, fileName, kernel, &chosen, options, &notes);
-    encoded.undeclared = std::move(notes.undeclared);
-    const auto encoding =
-        impl_->vocabulary.encode(extract, tokenizer::UnknownPolicy::kSkip, fileName);
-    encoded.skipped = encoding.skipped;
-    encoded.tokens =
-        tokenizer::preTruncate(encoding.ids, static_cast<size_t>(impl_->network.info().maxLength));
-    encoded.kernel = chosen.original;
-    found = impl_->cache.emplace(key, std::move(encoded)).first;
-  }
+  const EncodedKernel& encoded = impl_->encode(source, fileName, kernel, options);
   model::Example example;
-  example.tokens = found->second.tokens;
+  example.tokens = encoded.tokens;
   example.aux = {static_cast<float>(dsizeBytes), static_cast<float>(wgsize)};
   const std::vector<float> probabilities = impl_->network.predict({example}).front();
   DevicePrediction prediction;
-  prediction.kernel = found->second.kernel;
+  prediction.kernel = encoded.kernel;
   const bool gpu = probabilities[1] > probabilities[0];
   prediction.device = impl_->network.info().labels[gpu ? 1 : 0];
   prediction.probability = probabilities[gpu ? 1 : 0];
-  prediction.skippedCharacters = found->second.skipped;
-  prediction.undeclared = found->second.undeclared;
-  prediction.tokens = found->second.tokens.size();
+  prediction.skippedCharacters = encoded.skipped;
+  prediction.undeclared = encoded.undeclared;
+  prediction.tokens = encoded.tokens.size();
   return prediction;
 }
 
-std::string findBundledModel(const std::string& platform) {
-  if (platform != "amd" && platform != "nvidia") {
-    throw model::ModelError("unknown --platform '" + platform + "' (amd or nvidia)");
+CoarseningPredictor::CoarseningPredictor(const std::string& modelPath)
+    : impl_(std::make_unique<Impl>(modelPath)) {}
+CoarseningPredictor::~CoarseningPredictor() = default;
+CoarseningPredictor::CoarseningPredictor(CoarseningPredictor&&) noexcept = default;
+CoarseningPredictor& CoarseningPredictor::operator=(CoarseningPredictor&&) noexcept = default;
+
+const std::string& CoarseningPredictor::modelPath() const { return impl_->modelPath; }
+
+FactorPrediction CoarseningPredictor::predict(const std::string& source,
+                                              const std::string& fileName,
+                                              const std::string& kernel,
+                                              const data::SourceOptions& options) {
+  const EncodedKernel& encoded = impl_->encode(source, fileName, kernel, options);
+  model::Example example;
+  example.tokens = encoded.tokens;
+  const std::vector<float> probabilities = impl_->network.predict({example}).front();
+  const std::vector<std::string>& labels = impl_->network.info().labels;
+  FactorPrediction prediction;
+  prediction.kernel = encoded.kernel;
+  size_t best = 0;
+  for (size_t i = 0; i < labels.size() && i < probabilities.size(); ++i) {
+    prediction.probabilities.emplace_back(std::stoi(labels[i]), probabilities[i]);
+    if (probabilities[i] > probabilities[best]) best = i;
   }
-  const std::string name = "devmap-" + platform + ".model";
+  prediction.factor = prediction.probabilities.at(best).first;
+  prediction.probability = prediction.probabilities.at(best).second;
+  prediction.skippedCharacters = encoded.skipped;
+  prediction.undeclared = encoded.undeclared;
+  prediction.tokens = encoded.tokens.size();
+  return prediction;
+}
+
+namespace {
+
+/// models/NAME found in $DEEPTUNE_MODELS, beside the installed binary, in the build tree's source
+/// folder or the source folder this build came from.
+std::string findModelFile(const std::string& name) {
   std::vector<fs::path> candidates;
   if (const char* dir = std::getenv("DEEPTUNE_MODELS")) candidates.push_back(fs::path(dir) / name);
   const fs::path exeDir = executableDir();
@@ -134,6 +182,29 @@ std::string findBundledModel(const std::string& platform) {
   throw model::ModelError("no bundled model '" + name +
                           "' (looked in $DEEPTUNE_MODELS, ../share/deeptune/models beside the "
                           "binary, and " DEEPTUNE_SOURCE_MODELS_DIR "); pass --model");
+}
+
+std::string lowerCase(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+}  // namespace
+
+std::string findBundledModel(const std::string& platform) {
+  if (platform != "amd" && platform != "nvidia") {
+    throw model::ModelError("unknown --platform '" + platform + "' (amd or nvidia)");
+  }
+  return findModelFile("devmap-" + platform + ".model");
+}
+
+std::string findBundledCoarseningModel(const std::string& gpu) {
+  const std::string name = lowerCase(gpu);
+  if (name != "cypress" && name != "tahiti" && name != "fermi" && name != "kepler") {
+    throw model::ModelError("unknown --platform '" + gpu +
+                            "' for coarsening (Cypress, Tahiti, Fermi or Kepler)");
+  }
+  return findModelFile("coarsening-" + name + ".model");
 }
 
 }  // namespace deeptune::api

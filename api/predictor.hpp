@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "data/source_options.hpp"
@@ -57,10 +58,46 @@ class Predictor {
   std::unique_ptr<Impl> impl_;
 };
 
+/// The thread-coarsening factor chosen for one kernel.
+struct FactorPrediction {
+  std::string kernel;       ///< the kernel's name in the source
+  int factor = 1;           ///< the most probable factor
+  double probability = 0;   ///< its probability
+  std::vector<std::pair<int, double>> probabilities;  ///< every factor's, in the model's order
+  size_t skippedCharacters = 0;
+  size_t tokens = 0;
+  std::vector<std::string> undeclared;
+};
+
+/// Predicts the thread-coarsening factor of OpenCL kernels (source alone) with a coarsening model
+/// file; cached and thread-compatible as Predictor.
+class CoarseningPredictor {
+ public:
+  /// Loads and validates `modelPath` (must be a coarsening model).
+  explicit CoarseningPredictor(const std::string& modelPath);
+  ~CoarseningPredictor();
+  CoarseningPredictor(CoarseningPredictor&&) noexcept;
+  CoarseningPredictor& operator=(CoarseningPredictor&&) noexcept;
+
+  /// Normalizes `source`, extracts `kernel` (empty = the only kernel) and predicts its factor.
+  FactorPrediction predict(const std::string& source, const std::string& fileName,
+                           const std::string& kernel, const data::SourceOptions& options = {});
+
+  const std::string& modelPath() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 /// The bundled model for `platform` ("amd" or "nvidia"): models/devmap-PLATFORM.model found in
 /// $DEEPTUNE_MODELS, beside the installed binary (../share/deeptune/models), in the build tree's
 /// source folder, or the source folder this build came from. Throws model::ModelError if absent
 /// or if `platform` is neither.
 std::string findBundledModel(const std::string& platform);
+
+/// The bundled coarsening model of one of the paper's GPUs (Cypress, Tahiti, Fermi, Kepler; any
+/// case): models/coarsening-GPU.model, looked up as findBundledModel does.
+std::string findBundledCoarseningModel(const std::string& gpu);
 
 }  // namespace deeptune::api

@@ -60,6 +60,13 @@ TEST_CASE("cli bad input: every command, the usual mistakes", "[cli][bad-input]"
       {"rewrite '" + escape + "'", "outside the kernel file's folder"},
       {"rewrite '" + wideCall + "'", "wide.cl:2:35: too complex to normalize"},
       {"coarsen '" + kernel + "' --factor 1", "coarsening factor 1: expected 2 to 1024"},
+      {"predict --task coarsening '" + kernel + "' --platform arm", "unknown --platform 'arm'"},
+      {"predict --task coarsening '" + kernel + "' --model '" + deeptune::test::sourceDir() +
+           "/models/devmap-amd.model'",
+       "expected a coarsening (thread coarsening) model"},
+      {"predict --task coarsening '" + kernel + "' --dsize 1", "are for --task devmap"},
+      {"predict --task nope '" + kernel + "'", "unknown --task 'nope'"},
+      {"predict '" + kernel + "' --dsize 1", "--dsize and --wgsize are required"},
       {"coarsen '" + kernel + "' --factor x", "factor"},
       {"coarsen '" + kernel + "' --factor 2 --kernel nope", "no kernel named 'nope'"},
       {"coarsen '" + missing + ".cl' --factor 2", "cannot open file"},

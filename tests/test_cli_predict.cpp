@@ -2,6 +2,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <vector>
+
 #include "tests/cli_runner.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/test_paths.hpp"
@@ -29,6 +32,42 @@ TEST_CASE("cli predict: a kernel of kernels/ with the bundled models", "[cli][pr
   REQUIRE(plain.exitCode == 0);
   CHECK_THAT(plain.out, Contains("vector_add: ") && Contains("(probability "));
   CHECK(lineCount(plain.out) == 1);
+}
+
+TEST_CASE("cli predict --task coarsening: the bundled GPU models' factors", "[cli][predict]") {
+  // Pinned decisions of the bundled models (models/README.md); retraining them changes these.
+  const struct {
+    const char* platform;
+    const char* kernel;
+    int factor;
+  } pins[] = {{"cypress", "saxpy", 8},  {"tahiti", "saxpy", 4},   {"fermi", "saxpy", 1},
+              {"kepler", "saxpy", 1},   {"Cypress", "matmul_naive", 1}, {"KEPLER", "matmul_naive", 4},
+              {"tahiti", "mandelbrot", 4}};
+  for (const auto& pin : pins) {
+    const std::string kernel = deeptune::test::sourceDir() + "/kernels/" + pin.kernel + ".cl";
+    const auto result = runCli("predict --task coarsening '" + kernel + "' --platform " +
+                               pin.platform + " --json");
+    INFO(pin.platform << " " << pin.kernel << ": " << result.err);
+    REQUIRE(result.exitCode == 0);
+    CHECK(result.err.empty());
+    const auto json = nlohmann::json::parse(result.out);
+    CHECK(json.at("kernel") == pin.kernel);
+    CHECK(json.at("factor").get<int>() == pin.factor);
+    double sum = 0, best = 0;
+    std::vector<int> factors;
+    for (const auto& entry : json.at("probabilities")) {
+      factors.push_back(entry.at("factor").get<int>());
+      sum += entry.at("probability").get<double>();
+      best = std::max(best, entry.at("probability").get<double>());
+    }
+    CHECK(factors == std::vector<int>{1, 2, 4, 8, 16, 32});
+    CHECK(sum == Approx(1.0).epsilon(1e-4));
+    CHECK(json.at("probability").get<double>() == Approx(best));
+  }
+  const auto plain = runCli("predict --task coarsening '" + deeptune::test::sourceDir() +
+                            "/kernels/saxpy.cl'");  // Tahiti by default
+  REQUIRE(plain.exitCode == 0);
+  CHECK(plain.out == "saxpy: coarsening factor 4 (probability 0.23)\n");
 }
 
 TEST_CASE("cli predict: bad input exits 2 with one line", "[cli][predict]") {

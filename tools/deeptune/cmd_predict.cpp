@@ -1,4 +1,4 @@
-// deeptune predict: CPU or GPU for one kernel launch, with a bundled or given model.
+// deeptune predict: CPU or GPU for one kernel launch, or its coarsening factor, with a model.
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -8,18 +8,55 @@
 #include "tools/deeptune/commands.hpp"
 
 namespace deeptune::cli {
+namespace {
+
+/// predict --task coarsening: the factor, and every factor's probability with --json.
+int predictFactor(const std::string& input, const std::string& kernel, std::string modelPath,
+                  const std::string& platform, const data::SourceOptions& sourceOptions,
+                  bool json) {
+  if (modelPath.empty()) modelPath = api::findBundledCoarseningModel(platform);
+  const std::string source = readFile(input);
+  api::CoarseningPredictor predictor(modelPath);
+  const api::FactorPrediction prediction = predictor.predict(source, input, kernel, sourceOptions);
+  if (json) {
+    nlohmann::json probabilities = nlohmann::json::array();
+    for (const auto& [factor, probability] : prediction.probabilities) {
+      probabilities.push_back({{"factor", factor}, {"probability", probability}});
+    }
+    const nlohmann::json result = {{"file", input},
+                                   {"kernel", prediction.kernel},
+                                   {"factor", prediction.factor},
+                                   {"probability", prediction.probability},
+                                   {"probabilities", probabilities},
+                                   {"model", modelPath},
+                                   {"tokens", prediction.tokens},
+                                   {"skipped_characters", prediction.skippedCharacters},
+                                   {"undeclared", prediction.undeclared}};
+    std::cout << result.dump() << "\n";
+  } else {
+    std::printf("%s: coarsening factor %d (probability %.2f)\n", prediction.kernel.c_str(),
+                prediction.factor, prediction.probability);
+    printUndeclaredNote(input, prediction.undeclared);
+  }
+  return kExitOk;
+}
+
+}  // namespace
 
 int runPredict(const Args& args) {
   po::options_description options("predict options");
-  std::string input, kernel, modelPath, platform;
+  std::string input, kernel, modelPath, platform, task;
   double dsize = 0, wgsize = 0;
   options.add_options()("file", po::value(&input)->required(), "OpenCL source file")(
-      "dsize", po::value(&dsize)->required(), "bytes the launch moves (the data's `transfer`)")(
-      "wgsize", po::value(&wgsize)->required(), "work-group size")(
+      "task", po::value(&task)->default_value("devmap"),
+      "devmap (CPU or GPU for a launch) or coarsening (the thread-coarsening factor)")(
+      "dsize", po::value(&dsize), "devmap: bytes the launch moves (the data's `transfer`)")(
+      "wgsize", po::value(&wgsize), "devmap: work-group size")(
       "kernel,k", po::value(&kernel), "kernel to predict (default: the file's only kernel)")(
       "model", po::value(&modelPath), "model file (default: the bundled model of --platform)")(
-      "platform", po::value(&platform)->default_value("amd"),
-      "bundled model: amd (i7-3820 + AMD Tahiti 7970) or nvidia (same CPU + GTX 970)")(
+      "platform", po::value(&platform),
+      "bundled model: devmap: amd (default; i7-3820 + AMD Tahiti 7970) or nvidia (same CPU +\n"
+      "GTX 970); coarsening: Tahiti (default), Cypress, Fermi or Kepler")(
       "json", "print one JSON object");
   SourceOptionValues sourceValues;
   addSourceOptions(options, sourceValues);
@@ -29,15 +66,30 @@ int runPredict(const Args& args) {
   if (!parseOptions(args,
                     "usage: deeptune predict KERNEL.cl --dsize BYTES --wgsize N [--kernel NAME]\n"
                     "                        [-D NAME[=VALUE]]... [-I DIR]...\n"
-                    "                        [--model M | --platform amd|nvidia] [--json]\n\n"
+                    "                        [--model M | --platform amd|nvidia] [--json]\n"
+                    "       deeptune predict --task coarsening KERNEL.cl [--kernel NAME]\n"
+                    "                        [--model M | --platform GPU] [--json]\n\n"
                     "Rewrites the kernel, tokenizes it and predicts whether it runs faster on the\n"
-                    "CPU or the GPU.",
+                    "CPU or the GPU, or (--task coarsening) its thread-coarsening factor.",
                     options, positional, vm)) {
     return kExitOk;
   }
+  if (task == "coarsening") {
+    if (vm.count("dsize") || vm.count("wgsize")) {
+      throw UsageError("predict: --dsize and --wgsize are for --task devmap");
+    }
+    return predictFactor(input, kernel, modelPath, platform.empty() ? "tahiti" : platform,
+                         sourceValues.validated(), vm.count("json") != 0);
+  }
+  if (task != "devmap") {
+    throw UsageError("predict: unknown --task '" + task + "' (devmap or coarsening)");
+  }
+  if (!vm.count("dsize") || !vm.count("wgsize")) {
+    throw UsageError("predict: --dsize and --wgsize are required for --task devmap");
+  }
   api::checkLaunchSizes(dsize, wgsize);
   const data::SourceOptions sourceOptions = sourceValues.validated();
-  if (modelPath.empty()) modelPath = api::findBundledModel(platform);
+  if (modelPath.empty()) modelPath = api::findBundledModel(platform.empty() ? "amd" : platform);
   const std::string source = readFile(input);
   api::Predictor predictor(modelPath);
   const api::DevicePrediction prediction =
