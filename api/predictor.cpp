@@ -49,8 +49,8 @@ struct LoadedModel {
         network(model::DeepTuneModel::load(path)),
         vocabulary(network.info().vocabulary, path) {
     if (network.info().task != task) {
-      throw model::ModelError(path + ": a '" + network.info().task + "' model, expected a " +
-                              task + " (" + taskWords + ") model");
+      throw model::ModelError(path + ": a '" + network.info().task + "' model, expected a " + task +
+                              " (" + taskWords + ") model");
     }
   }
 

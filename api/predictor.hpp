@@ -60,9 +60,9 @@ class Predictor {
 
 /// The thread-coarsening factor chosen for one kernel.
 struct FactorPrediction {
-  std::string kernel;       ///< the kernel's name in the source
-  int factor = 1;           ///< the most probable factor
-  double probability = 0;   ///< its probability
+  std::string kernel;                                 ///< the kernel's name in the source
+  int factor = 1;                                     ///< the most probable factor
+  double probability = 0;                             ///< its probability
   std::vector<std::pair<int, double>> probabilities;  ///< every factor's, in the model's order
   size_t skippedCharacters = 0;
   size_t tokens = 0;

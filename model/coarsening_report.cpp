@@ -18,7 +18,6 @@
 namespace deeptune::model {
 namespace {
 
-
 void writeReportFile(const std::filesystem::path& path, const std::string& content) {
   try {
     data::writeFileAtomically(path.string(), content);
@@ -31,8 +30,8 @@ void writeReportFile(const std::filesystem::path& path, const std::string& conte
 std::string spreadText(const std::vector<double>& values) {
   const Spread s = spreadOf(values);
   if (values.size() < 2) return formatNumber("%.3f\xC3\x97", s.mean);
-  return formatNumber("%.3f\xC3\x97", s.mean) + formatNumber(" \xC2\xB1 %.3f", s.sd) + formatNumber(" (%.3f", s.min) +
-         formatNumber("\xE2\x80\x93%.3f)", s.max);
+  return formatNumber("%.3f\xC3\x97", s.mean) + formatNumber(" \xC2\xB1 %.3f", s.sd) +
+         formatNumber(" (%.3f", s.min) + formatNumber("\xE2\x80\x93%.3f)", s.max);
 }
 
 /// One held-out kernel on one device: each method's speedups and factors over its runs.
@@ -82,8 +81,9 @@ std::string outcomeCell(const std::vector<const CoarseningPrediction*>& runs) {
 
 std::string perKernelMarkdown(const std::vector<KernelOutcome>& outcomes,
                               const std::vector<std::string>& methods) {
-  std::string md = "\n## Per kernel\n\nMean speedup over factor 1 of each held-out kernel and, in "
-                   "brackets, the factor each run chose.\n";
+  std::string md =
+      "\n## Per kernel\n\nMean speedup over factor 1 of each held-out kernel and, in "
+      "brackets, the factor each run chose.\n";
   std::string device;
   for (const KernelOutcome& o : outcomes) {
     if (o.device != device) {
@@ -151,8 +151,8 @@ std::string perDeviceSvg(const std::vector<CoarseningScores>& scores,
       group = std::prev(groups.end());
       group->values.back() = s.oracleMean;
     }
-    const size_t m = static_cast<size_t>(
-        std::find(methods.begin(), methods.end(), s.method) - methods.begin());
+    const size_t m =
+        static_cast<size_t>(std::find(methods.begin(), methods.end(), s.method) - methods.begin());
     if (m < methods.size()) group->values[m] = s.mean();
     highest = std::max({highest, s.mean(), s.oracleMean});
   }
@@ -254,8 +254,9 @@ void writeCoarseningReport(const std::string& dir,
   std::string runs = data::csvRow({"device", "method", "run", "mean_speedup", "geomean_speedup"});
   for (const CoarseningScores& s : scores) {
     for (size_t r = 0; r < s.runMeans.size(); ++r) {
-      runs += data::csvRow({s.device, s.method, std::to_string(r), formatNumber("%.6f", s.runMeans[r]),
-                            formatNumber("%.6f", s.runGeomeans[r])});
+      runs +=
+          data::csvRow({s.device, s.method, std::to_string(r), formatNumber("%.6f", s.runMeans[r]),
+                        formatNumber("%.6f", s.runGeomeans[r])});
     }
   }
   writeReportFile(folder / "runs.csv", runs);

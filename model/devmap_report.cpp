@@ -45,7 +45,8 @@ std::string spreadText(const Spread& s, const char* unit) {
   const bool percentUnit = std::string(unit) == "%";
   const char* pattern = percentUnit ? "%.1f" : "%.2f";
   return formatNumber(pattern, s.mean) + unit + " ± " + formatNumber(pattern, s.sd) + " (" +
-         formatNumber(pattern, s.min) + "\xE2\x80\x93" + formatNumber(pattern, s.max) + ")";  // en dash
+         formatNumber(pattern, s.min) + "\xE2\x80\x93" + formatNumber(pattern, s.max) +
+         ")";  // en dash
 }
 
 std::string repeatedMarkdown(const std::vector<RepeatedScores>& groups) {
@@ -73,9 +74,9 @@ std::string trainingMarkdown(const std::vector<FoldTraining>& folds) {
   }
   std::string md = "\n## Training per fold\n\n";
   md += std::to_string(folds.size()) + " fold models; " + std::to_string(collapsed) +
-        " collapsed (final training accuracy more than " + formatNumber("%.0f", kCollapseMargin * 100) +
-        " points below the fold's best epoch); " + std::to_string(oneDevice) +
-        " predict one device for all their test rows.\n\n";
+        " collapsed (final training accuracy more than " +
+        formatNumber("%.0f", kCollapseMargin * 100) + " points below the fold's best epoch); " +
+        std::to_string(oneDevice) + " predict one device for all their test rows.\n\n";
   md +=
       "| method | seed | fold | final train acc. | best train acc. (epoch) | test acc. | test rows "
       "GPU/all | |\n|---|---:|---:|---:|---:|---:|---:|---|\n";
@@ -153,9 +154,10 @@ std::string metricsCsv(const std::vector<MethodScores>& scores) {
   std::string csv = data::csvRow(
       {"method", "suite", "accuracy", "speedup_mean", "speedup_geomean", "oracle_pct", "rows"});
   auto line = [&](const std::string& method, const std::string& suite, const DevmapScores& s) {
-    csv += data::csvRow({method, suite, formatNumber("%.4f", s.accuracy * 100.0),
-                         formatNumber("%.6f", s.speedupMean), formatNumber("%.6f", s.speedupGeomean),
-                         formatNumber("%.4f", s.oraclePercent), std::to_string(s.rows)});
+    csv +=
+        data::csvRow({method, suite, formatNumber("%.4f", s.accuracy * 100.0),
+                      formatNumber("%.6f", s.speedupMean), formatNumber("%.6f", s.speedupGeomean),
+                      formatNumber("%.4f", s.oraclePercent), std::to_string(s.rows)});
   };
   for (const MethodScores& method : scores) {
     line(method.method, "all", method.overall);
@@ -193,13 +195,14 @@ std::string trainingCsv(const std::vector<FoldTraining>& folds) {
                                   "final_train_accuracy", "best_train_accuracy", "best_epoch",
                                   "test_rows", "test_accuracy", "predicted_gpu", "collapsed"});
   for (const FoldTraining& f : folds) {
-    csv += data::csvRow({f.method, std::to_string(f.seed), std::to_string(f.fold),
-                         std::to_string(f.training.epochs), formatNumber("%.6f", f.training.finalLoss),
-                         formatNumber("%.4f", f.training.finalAccuracy * 100.0),
-                         formatNumber("%.4f", f.training.bestAccuracy * 100.0),
-                         std::to_string(f.training.bestEpoch), std::to_string(f.testRows),
-                         formatNumber("%.4f", f.testAccuracy() * 100.0), std::to_string(f.predictedGpu),
-                         f.training.collapsed() ? "1" : "0"});
+    csv +=
+        data::csvRow({f.method, std::to_string(f.seed), std::to_string(f.fold),
+                      std::to_string(f.training.epochs), formatNumber("%.6f", f.training.finalLoss),
+                      formatNumber("%.4f", f.training.finalAccuracy * 100.0),
+                      formatNumber("%.4f", f.training.bestAccuracy * 100.0),
+                      std::to_string(f.training.bestEpoch), std::to_string(f.testRows),
+                      formatNumber("%.4f", f.testAccuracy() * 100.0),
+                      std::to_string(f.predictedGpu), f.training.collapsed() ? "1" : "0"});
   }
   return csv;
 }
@@ -260,7 +263,9 @@ std::string accuracyPerSuiteSvg(const std::vector<MethodScores>& scores, const s
   }
   BarAxis axis;
   axis.title = "Accuracy";
-  axis.tickLabel = [](double v) { return std::to_string(static_cast<int>(std::lround(v * 100))) + "%"; };
+  axis.tickLabel = [](double v) {
+    return std::to_string(static_cast<int>(std::lround(v * 100))) + "%";
+  };
   axis.barLabel = [](double v) { return formatNumber("%.0f", v * 100); };
   axis.hoverText = percent;
   return groupedBarsSvg(groups, methodNames, axis, title);

@@ -18,7 +18,6 @@ const char* colour(size_t method) {
   return kPalette[method % (sizeof kPalette / sizeof *kPalette)];
 }
 
-
 std::string xmlEscape(const std::string& text) {
   std::string out;
   for (char c : text) {
@@ -43,20 +42,21 @@ std::string xmlEscape(const std::string& text) {
 }
 
 std::string svgText(double x, double y, const std::string& text, const std::string& attributes) {
-  return "<text x=\"" + formatNumber("%.1f", x) + "\" y=\"" + formatNumber("%.1f", y) + "\" " + attributes +
-         ">" + xmlEscape(text) + "</text>\n";
+  return "<text x=\"" + formatNumber("%.1f", x) + "\" y=\"" + formatNumber("%.1f", y) + "\" " +
+         attributes + ">" + xmlEscape(text) + "</text>\n";
 }
 
 std::string svgLine(double x1, double y1, double x2, double y2, const std::string& attributes) {
-  return "<line x1=\"" + formatNumber("%.1f", x1) + "\" y1=\"" + formatNumber("%.1f", y1) + "\" x2=\"" +
-         formatNumber("%.1f", x2) + "\" y2=\"" + formatNumber("%.1f", y2) + "\" " + attributes + "/>\n";
+  return "<line x1=\"" + formatNumber("%.1f", x1) + "\" y1=\"" + formatNumber("%.1f", y1) +
+         "\" x2=\"" + formatNumber("%.1f", x2) + "\" y2=\"" + formatNumber("%.1f", y2) + "\" " +
+         attributes + "/>\n";
 }
 
 std::string svgHeader(double width, double height) {
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
          "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-         formatNumber("%.0f", width) + "\" height=\"" + formatNumber("%.0f", height) + "\" viewBox=\"0 0 " +
-         formatNumber("%.0f", width) + " " + formatNumber("%.0f", height) +
+         formatNumber("%.0f", width) + "\" height=\"" + formatNumber("%.0f", height) +
+         "\" viewBox=\"0 0 " + formatNumber("%.0f", width) + " " + formatNumber("%.0f", height) +
          "\" font-family=\"Helvetica, Arial, sans-serif\">\n"
          "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
 }
@@ -142,14 +142,13 @@ std::string groupedBarsSvg(const std::vector<BarGroup>& groups,
 }
 
 std::string speedupPointsSvg(const std::vector<SpeedupPoint>& speedups,
-                             const std::vector<std::string>& methodNames,
-                             const std::string& yTitle, const std::string& title) {
+                             const std::vector<std::string>& methodNames, const std::string& yTitle,
+                             const std::string& title) {
   double lo = 1, hi = 1;
   for (const SpeedupPoint& b : speedups) {
     if (b.methods.size() != methodNames.size()) {
-      throw ModelError("speedup plot: " + b.label + " has " +
-                       std::to_string(b.methods.size()) + " speedups for " +
-                       std::to_string(methodNames.size()) + " methods");
+      throw ModelError("speedup plot: " + b.label + " has " + std::to_string(b.methods.size()) +
+                       " speedups for " + std::to_string(methodNames.size()) + " methods");
     }
     for (double v : b.methods) lo = std::min(lo, v), hi = std::max(hi, v);
     lo = std::min(lo, b.oracle);
@@ -178,11 +177,11 @@ std::string speedupPointsSvg(const std::vector<SpeedupPoint>& speedups,
     while (e < speedups.size() && speedups[e].band == speedups[b].band) ++e;
     const double x = left + step * static_cast<double>(b);
     const double w = step * static_cast<double>(e - b);
-    svg += "<rect class=\"suite\" x=\"" + formatNumber("%.1f", x) + "\" y=\"" + formatNumber("%.1f", top) +
-           "\" width=\"" + formatNumber("%.1f", w) + "\" height=\"" + formatNumber("%.1f", plotHeight) +
-           "\" fill=\"" + (band % 2 == 0 ? "#f4f4f4" : "#ffffff") + "\"/>\n";
-    svg +=
-        svgText(x + w / 2, top - 6, speedups[b].band, "font-size=\"11\" text-anchor=\"middle\"");
+    svg += "<rect class=\"suite\" x=\"" + formatNumber("%.1f", x) + "\" y=\"" +
+           formatNumber("%.1f", top) + "\" width=\"" + formatNumber("%.1f", w) + "\" height=\"" +
+           formatNumber("%.1f", plotHeight) + "\" fill=\"" +
+           (band % 2 == 0 ? "#f4f4f4" : "#ffffff") + "\"/>\n";
+    svg += svgText(x + w / 2, top - 6, speedups[b].band, "font-size=\"11\" text-anchor=\"middle\"");
     b = e;
   }
   // Log-scale grid: every decade labelled, 2× and 5× lines labelled when there are few decades.

@@ -45,7 +45,7 @@ struct SpeedupPoint {
 /// (class="oracle") for the oracle, bands named at the top. Throws ModelError on a point with the
 /// wrong number of values or a speedup that is not positive and finite.
 std::string speedupPointsSvg(const std::vector<SpeedupPoint>& points,
-                             const std::vector<std::string>& methodNames,
-                             const std::string& yTitle, const std::string& title);
+                             const std::vector<std::string>& methodNames, const std::string& yTitle,
+                             const std::string& title);
 
 }  // namespace deeptune::model

@@ -97,8 +97,7 @@ std::string limitMessage(int status) {
   std::string what;
   if (WIFEXITED(status) && WEXITSTATUS(status) == kOutOfMemoryExit) {
     what = memory;
-  } else if (WIFSIGNALED(status) &&
-             (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL)) {
+  } else if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL)) {
     what = cpu;
   } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT) {
     what = memory;  // LLVM aborts when an allocation fails
@@ -136,8 +135,8 @@ std::string runBoundedWork(const std::function<std::string()>& work, const std::
                            int line, int column) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
-    throw RewriteError(fileName, 1, 1, std::string("cannot start the normalizer: ") +
-                                           std::strerror(errno));
+    throw RewriteError(fileName, 1, 1,
+                       std::string("cannot start the normalizer: ") + std::strerror(errno));
   }
   const pid_t pid = fork();
   if (pid < 0) {

@@ -20,11 +20,20 @@ constexpr const char* kIndex = "__deeptune_cf";  // the replication loop's count
 /// Work-group functions: they synchronize or share work across the group, so the replicated
 /// body would run them a different number of times per work-item than the original did.
 const std::set<std::string>& groupFunctions() {
-  static const std::set<std::string> names = {
-      "barrier", "work_group_barrier", "async_work_group_copy", "async_work_group_strided_copy",
-      "wait_group_events", "work_group_all", "work_group_any", "work_group_broadcast",
-      "work_group_reduce_add", "work_group_reduce_min", "work_group_reduce_max",
-      "work_group_scan_inclusive_add", "work_group_scan_exclusive_add", "sub_group_barrier"};
+  static const std::set<std::string> names = {"barrier",
+                                              "work_group_barrier",
+                                              "async_work_group_copy",
+                                              "async_work_group_strided_copy",
+                                              "wait_group_events",
+                                              "work_group_all",
+                                              "work_group_any",
+                                              "work_group_broadcast",
+                                              "work_group_reduce_add",
+                                              "work_group_reduce_min",
+                                              "work_group_reduce_max",
+                                              "work_group_scan_inclusive_add",
+                                              "work_group_scan_exclusive_add",
+                                              "sub_group_barrier"};
   return names;
 }
 
@@ -70,11 +79,15 @@ class BodyVisitor : public clang::RecursiveASTVisitor<BodyVisitor> {
         isKernel_(isKernel),
         seenHelpers_(seenHelpers) {}
 
-  bool TraverseForStmt(clang::ForStmt* s) { return nested([&] { return Base::TraverseForStmt(s); }); }
+  bool TraverseForStmt(clang::ForStmt* s) {
+    return nested([&] { return Base::TraverseForStmt(s); });
+  }
   bool TraverseWhileStmt(clang::WhileStmt* s) {
     return nested([&] { return Base::TraverseWhileStmt(s); });
   }
-  bool TraverseDoStmt(clang::DoStmt* s) { return nested([&] { return Base::TraverseDoStmt(s); }); }
+  bool TraverseDoStmt(clang::DoStmt* s) {
+    return nested([&] { return Base::TraverseDoStmt(s); });
+  }
   bool TraverseSwitchStmt(clang::SwitchStmt* s) {
     return nested([&] { return Base::TraverseSwitchStmt(s); });
   }
@@ -314,16 +327,17 @@ CoarsenedText runCoarsenPass(const PreprocessedText& input, const std::string& p
   };
   if (const auto& error = errors.firstError()) {
     const size_t index = static_cast<size_t>(std::max(error->line, 1) - 1);
-    const int line = index < preprocessed.originalLine.size() ? preprocessed.originalLine[index]
-                                                              : error->line;
+    const int line =
+        index < preprocessed.originalLine.size() ? preprocessed.originalLine[index] : error->line;
     throw RewriteError(fileName, line, error->column,
                        error->message + " (the transform needs a kernel that compiles)");
   }
   if (!outcome.found) {
     std::string list;
     for (const std::string& name : outcome.kernels) list += (list.empty() ? "" : ", ") + name;
-    throw RewriteError(fileName, 1, 1,
-                       "no kernel named '" + kernel + "'; kernels: " + (list.empty() ? "none" : list));
+    throw RewriteError(
+        fileName, 1, 1,
+        "no kernel named '" + kernel + "'; kernels: " + (list.empty() ? "none" : list));
   }
   if (!outcome.refusals.empty()) {
     int column = 1;

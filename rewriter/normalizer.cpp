@@ -28,7 +28,7 @@ struct LongestStatement {
 };
 
 LongestStatement checkStructure(std::string_view text, const std::string& fileName,
-                                   const std::vector<int>* lineOf = nullptr) {
+                                const std::vector<int>* lineOf = nullptr) {
   int line = 1, column = 1, depth = 0, tokens = 0, statementLine = 1, statementColumn = 1;
   LongestStatement longest;
   auto fail = [&](int atLine, int atColumn, const std::string& what) {
@@ -287,23 +287,24 @@ std::string Normalizer::extractKernel(std::string_view source, const std::string
         if (candidate.original == kernel) chosen = &candidate;
       }
       if (!chosen) {
-        throw RewriteError(fileName, 1, 1,
-                           "no kernel named '" + kernel + "'; kernels: " + kernelList(whole.kernels));
+        throw RewriteError(
+            fileName, 1, 1,
+            "no kernel named '" + kernel + "'; kernels: " + kernelList(whole.kernels));
       }
     }
     const auto definition = internal::cutFunctionDefinition(whole.text, chosen->normalized);
     if (!definition) {
-      throw RewriteError(fileName, 1, 1,
-                         "cannot find the definition of kernel '" + chosen->original +
-                             "' in the normalized text");
+      throw RewriteError(
+          fileName, 1, 1,
+          "cannot find the definition of kernel '" + chosen->original + "' in the normalized text");
     }
     // What the kernel needs of the file (its typedefs, structs, constant tables) comes with it,
     // on lines of its own before the kernel, so that the extract is valid OpenCL by itself.
     std::string out;
-    internal::putField(out, runPipeline(internal::neededDeclarations(whole.text, *definition) +
-                                            *definition,
-                                        fileName, impl_->resources)
-                                .text);
+    internal::putField(
+        out, runPipeline(internal::neededDeclarations(whole.text, *definition) + *definition,
+                         fileName, impl_->resources)
+                 .text);
     putNames(out, {*chosen});
     putNotes(out, whole);
     return out;
@@ -340,10 +341,10 @@ CoarsenedKernel Normalizer::coarsen(std::string_view source, const std::string& 
     if (name.empty()) {  // the file's only kernel
       const auto found = internal::runRenamePass(preprocessed.text, fileName, impl_->resources);
       if (found.kernels.size() != 1) {
-        throw RewriteError(fileName, 1, 1,
-                           std::to_string(found.kernels.size()) +
-                               " kernels in the file, choose one with --kernel: " +
-                               kernelList(found.kernels));
+        throw RewriteError(
+            fileName, 1, 1,
+            std::to_string(found.kernels.size()) +
+                " kernels in the file, choose one with --kernel: " + kernelList(found.kernels));
       }
       name = found.kernels.front().original;
     }

@@ -40,13 +40,14 @@ TEST_CASE("cli predict --task coarsening: the bundled GPU models' factors", "[cl
     const char* platform;
     const char* kernel;
     int factor;
-  } pins[] = {{"cypress", "saxpy", 8},  {"tahiti", "saxpy", 4},   {"fermi", "saxpy", 1},
-              {"kepler", "saxpy", 1},   {"Cypress", "matmul_naive", 1}, {"KEPLER", "matmul_naive", 4},
+  } pins[] = {{"cypress", "saxpy", 8},        {"tahiti", "saxpy", 4},
+              {"fermi", "saxpy", 1},          {"kepler", "saxpy", 1},
+              {"Cypress", "matmul_naive", 1}, {"KEPLER", "matmul_naive", 4},
               {"tahiti", "mandelbrot", 4}};
   for (const auto& pin : pins) {
     const std::string kernel = deeptune::test::sourceDir() + "/kernels/" + pin.kernel + ".cl";
-    const auto result = runCli("predict --task coarsening '" + kernel + "' --platform " +
-                               pin.platform + " --json");
+    const auto result =
+        runCli("predict --task coarsening '" + kernel + "' --platform " + pin.platform + " --json");
     INFO(pin.platform << " " << pin.kernel << ": " << result.err);
     REQUIRE(result.exitCode == 0);
     CHECK(result.err.empty());

@@ -27,7 +27,8 @@ std::string refusal(const Normalizer& normalizer, const std::string& source, int
 
 }  // namespace
 
-TEST_CASE("coarsening: the body loops over the factor, dimension 0 remapped", "[rewriter][coarsen]") {
+TEST_CASE("coarsening: the body loops over the factor, dimension 0 remapped",
+          "[rewriter][coarsen]") {
   const Normalizer normalizer;
   const std::string kernel =
       "__kernel void k(__global float* a, int n) {\n"
@@ -100,7 +101,9 @@ TEST_CASE("coarsening the paper's kernels: refused with a reason, or compilable 
       const std::string file = dir.file("k" + std::to_string(accepted) + ".cl", coarsened.source);
       INFO(coarsened.source);
       CHECK(std::system(("clang-14 -x cl -cl-std=CL1.2 -Xclang -finclude-default-header "
-                         "-fsyntax-only -w '" + file + "'").c_str()) == 0);
+                         "-fsyntax-only -w '" +
+                         file + "'")
+                            .c_str()) == 0);
       ++accepted;
     } catch (const RewriteError& error) {
       const std::string what = error.what();

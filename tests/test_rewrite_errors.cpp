@@ -135,7 +135,8 @@ TEST_CASE("work past the memory bound is refused at the statement, in seconds",
   std::string call = head + "  a[0] = f(1";
   for (int i = 0; i < 3900; ++i) call += ",1";
   std::string choice = head + "  a[0] = ";
-  for (int i = 0; i < 1150; ++i) choice += "a[" + std::to_string(i) + "]?" + std::to_string(i) + ":";
+  for (int i = 0; i < 1150; ++i)
+    choice += "a[" + std::to_string(i) + "]?" + std::to_string(i) + ":";
   std::string functions;
   for (int i = 0; i < 110000; ++i) {
     functions += "int f" + std::to_string(i) + "(int x){ return x+" + std::to_string(i) + "; }\n";

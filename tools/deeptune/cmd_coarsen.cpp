@@ -40,9 +40,12 @@ int runCoarsen(const Args& args) {
   const rewriter::CoarsenedKernel coarsened = rewriter::Normalizer().coarsen(
       source, input, kernel, factor, vm.count("stride") != 0, sourceOptions);
   if (vm.count("json")) {
-    const nlohmann::json out = {{"file", input},           {"kernel", coarsened.kernel},
-                                {"factor", factor},        {"stride", coarsened.stride},
-                                {"source", coarsened.source}, {"host_rule", coarsened.hostRule()}};
+    const nlohmann::json out = {{"file", input},
+                                {"kernel", coarsened.kernel},
+                                {"factor", factor},
+                                {"stride", coarsened.stride},
+                                {"source", coarsened.source},
+                                {"host_rule", coarsened.hostRule()}};
     writeOutput(output, out.dump() + "\n");
   } else {
     std::cerr << input << ": " << coarsened.kernel << " coarsened by " << factor

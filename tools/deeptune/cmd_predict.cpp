@@ -10,6 +10,28 @@
 namespace deeptune::cli {
 namespace {
 
+/// The fields both tasks' --json share: what the model read of the file.
+nlohmann::json readingFields(const std::string& input, const std::string& kernel,
+                             const std::string& modelPath, size_t tokens, size_t skipped,
+                             const std::vector<std::string>& undeclared) {
+  return {{"file", input},
+          {"kernel", kernel},
+          {"model", modelPath},
+          {"tokens", tokens},
+          {"skipped_characters", skipped},
+          {"undeclared", undeclared}};
+}
+
+/// The notes both tasks print on stderr: names declared nowhere, characters the model ignored.
+void printReadingNotes(const std::string& input, const std::vector<std::string>& undeclared,
+                       size_t skipped) {
+  printUndeclaredNote(input, undeclared);
+  if (skipped > 0) {
+    std::fprintf(stderr, "note: %zu characters outside the model's vocabulary were ignored\n",
+                 skipped);
+  }
+}
+
 /// predict --task coarsening: the factor, and every factor's probability with --json.
 int predictFactor(const std::string& input, const std::string& kernel, std::string modelPath,
                   const std::string& platform, const data::SourceOptions& sourceOptions,
@@ -23,20 +45,16 @@ int predictFactor(const std::string& input, const std::string& kernel, std::stri
     for (const auto& [factor, probability] : prediction.probabilities) {
       probabilities.push_back({{"factor", factor}, {"probability", probability}});
     }
-    const nlohmann::json result = {{"file", input},
-                                   {"kernel", prediction.kernel},
-                                   {"factor", prediction.factor},
-                                   {"probability", prediction.probability},
-                                   {"probabilities", probabilities},
-                                   {"model", modelPath},
-                                   {"tokens", prediction.tokens},
-                                   {"skipped_characters", prediction.skippedCharacters},
-                                   {"undeclared", prediction.undeclared}};
+    nlohmann::json result = readingFields(input, prediction.kernel, modelPath, prediction.tokens,
+                                          prediction.skippedCharacters, prediction.undeclared);
+    result["factor"] = prediction.factor;
+    result["probability"] = prediction.probability;
+    result["probabilities"] = probabilities;
     std::cout << result.dump() << "\n";
   } else {
     std::printf("%s: coarsening factor %d (probability %.2f)\n", prediction.kernel.c_str(),
                 prediction.factor, prediction.probability);
-    printUndeclaredNote(input, prediction.undeclared);
+    printReadingNotes(input, prediction.undeclared, prediction.skippedCharacters);
   }
   return kExitOk;
 }
@@ -56,8 +74,8 @@ int runPredict(const Args& args) {
       "model", po::value(&modelPath), "model file (default: the bundled model of --platform)")(
       "platform", po::value(&platform),
       "bundled model: devmap: amd (default; i7-3820 + AMD Tahiti 7970) or nvidia (same CPU +\n"
-      "GTX 970); coarsening: Tahiti (default), Cypress, Fermi or Kepler")(
-      "json", "print one JSON object");
+      "GTX 970); coarsening: Tahiti (default), Cypress, Fermi or Kepler")("json",
+                                                                          "print one JSON object");
   SourceOptionValues sourceValues;
   addSourceOptions(options, sourceValues);
   po::positional_options_description positional;
@@ -95,25 +113,17 @@ int runPredict(const Args& args) {
   const api::DevicePrediction prediction =
       predictor.predict(source, input, kernel, dsize, wgsize, sourceOptions);
   if (vm.count("json")) {
-    const nlohmann::json result = {{"file", input},
-                                   {"kernel", prediction.kernel},
-                                   {"device", prediction.device},
-                                   {"probability", prediction.probability},
-                                   {"dsize", dsize},
-                                   {"wgsize", wgsize},
-                                   {"model", modelPath},
-                                   {"tokens", prediction.tokens},
-                                   {"skipped_characters", prediction.skippedCharacters},
-                                   {"undeclared", prediction.undeclared}};
+    nlohmann::json result = readingFields(input, prediction.kernel, modelPath, prediction.tokens,
+                                          prediction.skippedCharacters, prediction.undeclared);
+    result["device"] = prediction.device;
+    result["probability"] = prediction.probability;
+    result["dsize"] = dsize;
+    result["wgsize"] = wgsize;
     std::cout << result.dump() << "\n";
   } else {
     std::printf("%s: %s (probability %.2f)\n", prediction.kernel.c_str(), prediction.device.c_str(),
                 prediction.probability);
-    printUndeclaredNote(input, prediction.undeclared);
-    if (prediction.skippedCharacters > 0) {
-      std::fprintf(stderr, "note: %zu characters outside the model's vocabulary were ignored\n",
-                   prediction.skippedCharacters);
-    }
+    printReadingNotes(input, prediction.undeclared, prediction.skippedCharacters);
   }
   return kExitOk;
 }
