@@ -1,4 +1,5 @@
-// deeptune evaluate --task coarsening: leave-one-kernel-out per GPU for static, fixed and DeepTune.
+// deeptune evaluate --task coarsening: leave-one-kernel-out per GPU for static, fixed, Magni,
+// DeepTune.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -153,17 +154,27 @@ int runEvaluateCoarsening(const Args& args) {
   context.settings.push_back("machine: " + model::cpuDescription());
   context.settings.push_back("data: " + dataPath + " (" + std::to_string(devices.size()) +
                              " devices)");
-  context.settings.push_back(
-      "DeepTune: " + std::to_string(evaluation.train.epochs) + " epochs, batches of " +
-      std::to_string(evaluation.train.batchSize) + ", last " +
-      std::to_string(evaluation.maxLength) + " tokens, " + std::to_string(evaluation.runs) +
-      " runs (run r: seed " + std::to_string(evaluation.train.seed) +
-      " + 1000 r, held-out kernel k adds k); " + std::to_string(evaluation.workers) + " workers");
+  const auto chosen = [&](const char* method) {
+    return std::find(evaluation.methods.begin(), evaluation.methods.end(), method) !=
+           evaluation.methods.end();
+  };
+  context.settings.push_back(std::to_string(evaluation.workers) +
+                             (evaluation.workers == 1 ? " worker" : " workers"));
+  if (chosen("deeptune") || chosen("deeptune-tl")) {
+    context.settings.push_back("DeepTune: " + std::to_string(evaluation.train.epochs) +
+                               " epochs, batches of " + std::to_string(evaluation.train.batchSize) +
+                               ", last " + std::to_string(evaluation.maxLength) + " tokens, " +
+                               std::to_string(evaluation.runs) + " runs (run r: seed " +
+                               std::to_string(evaluation.train.seed) +
+                               " + 1000 r, held-out kernel k adds k)");
+  }
   if (transfer) context.settings.push_back("deeptune-tl transfers from " + transferFrom);
-  context.settings.push_back(
-      "magni: PCA1..7 standardized, a tanh hidden layer of 2, 4, 8 or 16 units chosen by an inner "
-      "leave-one-kernel-out on the training kernels, 300 full-batch Adam epochs (lr 0.01); "
-      "\"coarsen further?\" from factor 1 upwards, stop at the first no");
+  if (chosen("magni")) {
+    context.settings.push_back(
+        "magni: PCA1..7 standardized, a tanh hidden layer of 2, 4, 8 or 16 units chosen by an "
+        "inner leave-one-kernel-out on the training kernels, 300 full-batch Adam epochs (lr "
+        "0.01); \"coarsen further?\" from factor 1 upwards, stop at the first no");
+  }
   context.settings.push_back("wall time: " + formatDuration(printer.elapsed()));
   context.notes.push_back(
       "Errata of the paper's data (../shared/data/deeptune/README.md): `mt` and `mtLocal` share "
