@@ -225,6 +225,7 @@ struct Outcome {
   std::vector<Edit> edits;
   std::vector<Refusal> refusals;
   std::vector<std::string> kernels;  ///< every kernel of the file, to name in errors
+  std::string chosen;                ///< the kernel coarsened
   bool found = false;
   bool usesGroupShape = false;
 };
@@ -241,13 +242,16 @@ class CoarsenConsumer : public clang::ASTConsumer {
           function->doesThisDeclarationHaveABody()) {
         outcome_.kernels.push_back(function->getName().str());
         if (function->getName() == kernel_) target_ = function;
+        definitions_.push_back(function);
       }
     }
     return true;
   }
 
   void HandleTranslationUnit(clang::ASTContext& context) override {
+    if (kernel_.empty() && definitions_.size() == 1) target_ = definitions_.front();
     if (target_ == nullptr) return;
+    outcome_.chosen = target_->getName().str();
     outcome_.found = true;
     auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(target_->getBody());
     if (body == nullptr) return;
@@ -272,6 +276,7 @@ class CoarsenConsumer : public clang::ASTConsumer {
   int factor_;
   bool stride_;
   clang::FunctionDecl* target_ = nullptr;
+  std::vector<clang::FunctionDecl*> definitions_;  ///< every kernel definition, in order
 };
 
 class CoarsenAction : public clang::ASTFrontendAction {
@@ -335,15 +340,19 @@ CoarsenedText runCoarsenPass(const PreprocessedText& input, const std::string& p
   if (!outcome.found) {
     std::string list;
     for (const std::string& name : outcome.kernels) list += (list.empty() ? "" : ", ") + name;
-    throw RewriteError(
-        fileName, 1, 1,
-        "no kernel named '" + kernel + "'; kernels: " + (list.empty() ? "none" : list));
+    if (list.empty()) list = "none";
+    throw RewriteError(fileName, 1, 1,
+                       kernel.empty()
+                           ? std::to_string(outcome.kernels.size()) +
+                                 " kernels in the file, choose one with --kernel: " + list
+                           : "no kernel named '" + kernel + "'; kernels: " + list);
   }
   if (!outcome.refusals.empty()) {
     int column = 1;
     const int line = userLine(outcome.refusals.front().where, &column);
-    throw RewriteError(fileName, line, column,
-                       "cannot coarsen '" + kernel + "': " + outcome.refusals.front().reason);
+    throw RewriteError(
+        fileName, line, column,
+        "cannot coarsen '" + outcome.chosen + "': " + outcome.refusals.front().reason);
   }
   std::sort(outcome.edits.begin(), outcome.edits.end(),
             [](const Edit& a, const Edit& b) { return a.offset < b.offset; });
@@ -359,6 +368,7 @@ CoarsenedText runCoarsenPass(const PreprocessedText& input, const std::string& p
   result.text.erase(0, kUndefines.size());
   result.text.insert(0, pragmas);
   result.usesGroupShape = outcome.usesGroupShape;
+  result.kernel = outcome.chosen;
   return result;
 }
 

@@ -348,17 +348,6 @@ CoarsenedKernel Normalizer::coarsen(std::string_view source, const std::string& 
   const std::string answer = impl_->bounded(source, fileName, [&] {
     const auto preprocessed =
         internal::runPreprocessorPass(source, fileName, impl_->resources, options);
-    std::string name = kernel;
-    if (name.empty()) {  // the file's only kernel
-      const auto found = internal::runRenamePass(preprocessed.text, fileName, impl_->resources);
-      if (found.kernels.size() != 1) {
-        throw RewriteError(
-            fileName, 1, 1,
-            std::to_string(found.kernels.size()) +
-                " kernels in the file, choose one with --kernel: " + kernelList(found.kernels));
-      }
-      name = found.kernels.front().original;
-    }
     std::string pragmas;  // FP_CONTRACT and EXTENSION change what the kernel computes
     static const std::regex pragmaLine(R"((^|\n)[ \t]*#[ \t]*pragma[ \t]+OPENCL\b[^\n]*)");
     for (auto it = std::cregex_iterator(source.data(), source.data() + source.size(), pragmaLine);
@@ -367,10 +356,10 @@ CoarsenedKernel Normalizer::coarsen(std::string_view source, const std::string& 
       pragmas += line.substr(line.find('#')) + "\n";
     }
     const internal::CoarsenedText coarsened = internal::runCoarsenPass(
-        preprocessed, pragmas, fileName, impl_->resources, name, factor, stride);
+        preprocessed, pragmas, fileName, impl_->resources, kernel, factor, stride);
     std::string out;
     internal::putField(out, coarsened.text);
-    internal::putField(out, name);
+    internal::putField(out, coarsened.kernel);
     internal::putField(out, coarsened.usesGroupShape ? "1" : "0");
     return out;
   });

@@ -42,13 +42,14 @@ RenamedText runRenamePass(std::string_view source, const std::string& fileName,
 /// The thread-coarsening transform's output: the preprocessed file with one kernel coarsened.
 struct CoarsenedText {
   std::string text;
+  std::string kernel;           ///< the kernel coarsened (the only one when none was named)
   bool usesGroupShape = false;  ///< the kernel reads local ids, local sizes or group ids
 };
 
-/// Coarsens `kernel` of preprocessed text (SPEC §1): its body runs `factor` times in a loop,
-/// dimension-0 work-item functions remapped (consecutive items, or `stride`d by the local size).
-/// `pragmas` (the input's `#pragma OPENCL` lines, which preprocessing drops) open the output.
-/// Throws RewriteError naming the line of what it refuses.
+/// Coarsens `kernel` (empty: the file's only kernel) of preprocessed text (SPEC §1): its body runs
+/// `factor` times in a loop, dimension-0 work-item functions remapped (consecutive items, or
+/// `stride`d by the local size). `pragmas` (the input's `#pragma OPENCL` lines, which preprocessing
+/// drops) open the output. Throws RewriteError naming the line of what it refuses.
 CoarsenedText runCoarsenPass(const PreprocessedText& preprocessed, const std::string& pragmas,
                              const std::string& fileName, ClangResources& resources,
                              const std::string& kernel, int factor, bool stride);
