@@ -108,11 +108,23 @@ std::vector<FoldRow> readFoldsCsv(const std::string& path) {
 std::vector<CoarseningRow> readCoarseningRuntimesCsv(const std::string& path) {
   const CsvTable t = readCsv(path);
   const size_t cKernel = t.column("kernel"), cCf = t.column("cf"), cSrc = t.column("src");
-  std::array<size_t, 7> cPca{};
-  for (size_t i = 0; i < cPca.size(); ++i) cPca[i] = t.column("PCA" + std::to_string(i + 1));
-  std::array<size_t, kCoarseningGpus.size()> cRuntime{};
-  for (size_t g = 0; g < kCoarseningGpus.size(); ++g) {
-    cRuntime[g] = t.column("runtime_" + std::string(kCoarseningGpus[g]));
+  std::vector<size_t> cPca;
+  for (int i = 1; i <= 7; ++i) {
+    if (const auto c = t.findColumn("PCA" + std::to_string(i))) cPca.push_back(*c);
+  }
+  if (!cPca.empty() && cPca.size() != 7) {
+    throw DataError(t.source, t.headerLine, 1, "PCA1..PCA7: give all seven columns or none");
+  }
+  std::vector<std::pair<std::string, size_t>> cRuntime;  // device, column
+  const std::string prefix = "runtime_";
+  for (size_t c = 0; c < t.header.size(); ++c) {
+    const std::string& name = t.header[c];
+    if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0) {
+      cRuntime.emplace_back(name.substr(prefix.size()), c);
+    }
+  }
+  if (cRuntime.empty()) {
+    throw DataError(t.source, t.headerLine, 1, "no runtime_<device> column");
   }
 
   std::vector<CoarseningRow> out;
@@ -120,11 +132,15 @@ std::vector<CoarseningRow> readCoarseningRuntimesCsv(const std::string& path) {
   for (size_t r = 0; r < t.rows.size(); ++r) {
     CoarseningRow c;
     c.kernel = t.rows[r][cKernel];
+    if (c.kernel.empty()) throw t.errorAt(r, cKernel, "empty kernel name");
     c.cf = integralField(t, r, cCf);
-    for (size_t i = 0; i < cPca.size(); ++i) c.pca[i] = t.doubleAt(r, cPca[i]);
-    for (size_t g = 0; g < kCoarseningGpus.size(); ++g) {
-      if (t.rows[r][cRuntime[g]].empty()) continue;  // not measured (e.g. nbody cf 16 on NVIDIA)
-      c.runtimeNs[std::string(kCoarseningGpus[g])] = numberField(t, r, cRuntime[g], true);
+    if (!cPca.empty()) {
+      c.pca.emplace();
+      for (size_t i = 0; i < cPca.size(); ++i) (*c.pca)[i] = t.doubleAt(r, cPca[i]);
+    }
+    for (const auto& [device, column] : cRuntime) {
+      if (t.rows[r][column].empty()) continue;  // not measured (e.g. nbody cf 16 on NVIDIA)
+      c.runtimeNs[device] = numberField(t, r, column, true);
     }
     c.src = t.rows[r][cSrc];
     out.push_back(std::move(c));

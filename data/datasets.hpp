@@ -3,6 +3,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,14 +45,18 @@ inline constexpr std::array<std::string_view, 4> kCoarseningGpus = {"Fermi", "Ke
 /// One row of pact-2014-runtimes.csv: a kernel at one coarsening factor.
 struct CoarseningRow {
   std::string kernel;
-  int cf;                                   ///< coarsening factor (1, 2, 4, 8, 16 or 32)
-  std::array<double, 7> pca;                ///< PCA1..PCA7 (Magni et al. features)
-  std::map<std::string, double> runtimeNs;  ///< GPU name -> ns; a GPU with an empty cell
+  int cf;  ///< coarsening factor (1, 2, 4, 8, 16 or 32)
+  /// PCA1..PCA7 (Magni et al. features); absent in data without those columns (`measure`'s).
+  std::optional<std::array<double, 7>> pca;
+  std::map<std::string, double> runtimeNs;  ///< device -> ns; a device with an empty cell
                                             ///< (not measured) has no entry
   std::string src;                          ///< the un-coarsened kernel source (see errata)
 };
 
-/// Reads pact-2014-runtimes.csv (the `seq` column is ignored). Throws DataError (file:line:col).
+/// Reads a coarsening runtimes CSV: pact-2014-runtimes.csv or one `measure --task coarsening`
+/// wrote. Columns `kernel`, `cf`, `src` and at least one `runtime_<device>` (every such column
+/// is a device); PCA1..PCA7 all or none; others (`seq`, `status_<device>`) are ignored. Throws
+/// DataError (file:line:col).
 std::vector<CoarseningRow> readCoarseningRuntimesCsv(const std::string& path);
 
 /// One row of pact-2014-oracles.csv: the best factor and its runtime per GPU for one kernel.

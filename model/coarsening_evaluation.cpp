@@ -83,6 +83,14 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
         throw ModelError("unknown coarsening method '" + method +
                          "' (static, fixed, magni, deeptune, deeptune-tl)");
       }
+      if (method == "magni") {
+        for (const CoarseningKernel& kernel : kernels) {
+          if (kernel.pca.empty()) {
+            throw ModelError("magni needs Magni et al.'s features (columns PCA1..PCA7); kernel '" +
+                             kernel.kernel + "' has none");
+          }
+        }
+      }
       for (int run = 0; run < (learned ? options.runs : 1); ++run) {
         for (size_t k = 0; k < kernels.size(); ++k) {
           if (learned || method == "magni") {  // trained: a job for the workers

@@ -44,7 +44,7 @@ std::vector<CoarseningKernel> coarseningKernels(const std::vector<data::Coarseni
     const auto runtime = row.runtimeNs.find(device);
     if (runtime != row.runtimeNs.end()) {
       it->runtimeNs[row.cf] = runtime->second;
-      it->pca[row.cf] = row.pca;
+      if (row.pca) it->pca[row.cf] = *row.pca;
     }
   }
   kernels.erase(std::remove_if(kernels.begin(), kernels.end(),

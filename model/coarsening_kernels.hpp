@@ -21,8 +21,9 @@ struct CoarseningKernel {
   std::string kernel;
   std::string src;                  ///< the un-coarsened source (its first row's)
   std::map<int, double> runtimeNs;  ///< factor -> runtime on the device (measured ones only)
-  std::map<int, std::array<double, 7>> pca;  ///< factor -> its row's PCA1..7 (Magni's features)
-  int bestFactor = 1;                        ///< the factor with the lowest runtime
+  /// factor -> its row's PCA1..7 (Magni's features); empty when the data has none.
+  std::map<int, std::array<double, 7>> pca;
+  int bestFactor = 1;  ///< the factor with the lowest runtime
 
   /// runtime(1) / runtime(factor): SPEC §3's speedup. A factor with no runtime is clipped to the
   /// largest measured factor below it (the largest measured one when it is beyond them all).

@@ -170,10 +170,12 @@ std::string encodeRequest(const MeasureRequest& r) {
   text += encodeRecord({"runs", std::to_string(r.runs)}) + "\n";
   text += encodeRecord({"seed", std::to_string(r.seed)}) + "\n";
   text += encodeRecord({"guard", std::to_string(r.guardBytes)}) + "\n";
+  text += encodeRecord({"coarsening", std::to_string(r.coarsening)}) + "\n";
   for (size_t g : r.gsizes) text += encodeRecord({"gsize", std::to_string(g)}) + "\n";
   for (const std::string& k : r.kernels) text += encodeRecord({"kernel", k}) + "\n";
   text += encodeRecord({"build", r.buildFlags}) + "\n";
   text += encodeRecord({"source", r.source}) + "\n";
+  if (!r.referenceSource.empty()) text += encodeRecord({"reference", r.referenceSource}) + "\n";
   return text;
 }
 
@@ -201,6 +203,10 @@ MeasureRequest decodeRequest(const std::string& text) {
       r.seed = toNumber(f[1], "seed");
     else if (key == "guard")
       r.guardBytes = toNumber(f[1], "guard");
+    else if (key == "coarsening")
+      r.coarsening = toNumber(f[1], "coarsening");
+    else if (key == "reference")
+      r.referenceSource = f[1];
     else if (key == "gsize")
       r.gsizes.push_back(toNumber(f[1], "gsize"));
     else if (key == "kernel")
@@ -262,6 +268,46 @@ void serveRequest(const MeasureRequest& request,
       emit(encodeRecord({"build", std::to_string(d), "error"}));
     }
   }
+  // The un-coarsened program, per device, for the factor check (built lazily: only devices
+  // where the coarsened one built need it).
+  std::vector<std::unique_ptr<Driver>> references(deviceCount);
+  std::vector<std::string> referenceFailure(deviceCount);
+  auto checkFactor = [&](size_t d, const std::string& kernel, const DriveOptions& coarsened,
+                         Measurement& m) {
+    if (request.referenceSource.empty() || !m.hasTimings() || !m.failedChecks.empty()) return;
+    if (!references[d] && referenceFailure[d].empty()) {
+      try {
+        auto driver = std::make_unique<Driver>(static_cast<int>(d));
+        const BuildResult build = driver->build(request.referenceSource, request.buildFlags);
+        if (build.ok) {
+          references[d] = std::move(driver);
+        } else {
+          referenceFailure[d] = "the un-coarsened source does not build: " + capped(build.log);
+        }
+      } catch (const RuntimeError& e) {
+        referenceFailure[d] = e.what();
+      }
+    }
+    std::string problem = referenceFailure[d];
+    if (problem.empty()) {
+      DriveOptions original = coarsened;
+      original.coarsening = 1;
+      original.runs = 1;
+      const Measurement reference = references[d]->measure(kernel, original);
+      std::string where;
+      if (!reference.hasTimings() || !reference.failedChecks.empty()) {
+        problem = "the un-coarsened kernel gave " + statusName(reference.status) + ": " +
+                  reference.message;
+      } else if (!outputsAgree(reference.outputs, m.outputs, &where)) {
+        problem = "outputs differ from factor 1: " + where;
+      }
+    }
+    if (problem.empty()) return;
+    m.failedChecks.push_back(Status::kFactorDisagrees);
+    m.status = worstStatus(m.failedChecks);
+    m.message = "FACTOR_DISAGREES: " + problem;
+  };
+
   std::vector<std::string> kernels = request.kernels;
   if (kernels.empty()) kernels = anyBuilt ? builtKernels : scanKernelNames(request.source);
   std::vector<std::string> kernelRecord = {"kernels"};
@@ -286,7 +332,9 @@ void serveRequest(const MeasureRequest& request,
           options.runs = request.runs;
           options.seed = request.seed;
           options.guardBytes = request.guardBytes;
+          options.coarsening = request.coarsening;
           group[d] = drivers[d]->measure(kernels[k], options);
+          checkFactor(d, kernels[k], options, group[d]);
         }
         emit(encodeMeasurement(item, group[d]));
         measured.push_back(&group[d]);

@@ -24,6 +24,11 @@ struct MeasureRequest {
   int runs = 6;
   uint64_t seed = 204;
   size_t guardBytes = DriveOptions::kDefaultGuardBytes;  ///< see DriveOptions::guardBytes
+  /// The factor `source` was thread-coarsened by (DriveOptions::coarsening); 1 for none.
+  size_t coarsening = 1;
+  /// With coarsening > 1: the un-coarsened source. Each item also runs it at factor 1 on the
+  /// same device and input; outputs that differ make the item FACTOR_DISAGREES.
+  std::string referenceSource;
   size_t startItem = 0;      ///< items before it are skipped (a restarted worker resumes there)
   bool listDevices = false;  ///< only report the devices
 };

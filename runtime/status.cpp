@@ -8,7 +8,7 @@ namespace deeptune::runtime {
 
 namespace {
 
-const std::array<std::pair<Status, const char*>, 9> kNames = {{
+const std::array<std::pair<Status, const char*>, 10> kNames = {{
     {Status::kBuildError, "BUILD_ERROR"},
     {Status::kTimeout, "TIMEOUT"},
     {Status::kCrash, "CRASH"},
@@ -16,6 +16,7 @@ const std::array<std::pair<Status, const char*>, 9> kNames = {{
     {Status::kNoOutput, "NO_OUTPUT"},
     {Status::kNondeterministic, "NONDETERMINISTIC"},
     {Status::kInputInsensitive, "INPUT_INSENSITIVE"},
+    {Status::kFactorDisagrees, "FACTOR_DISAGREES"},
     {Status::kDevicesDisagree, "DEVICES_DISAGREE"},
     {Status::kOk, "OK"},
 }};

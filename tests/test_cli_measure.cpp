@@ -328,3 +328,66 @@ TEST_CASE("cli measure: a device call failing mid-run becomes a RUN_ERROR row an
   REQUIRE(clean.exitCode == 0);
   CHECK(byRow(deeptune::data::readCsv(cleanOut), "dev0_status").at(file + ":saxpy@1024") == "OK");
 }
+
+TEST_CASE("cli measure --task coarsening labels kernels that train and evaluate read",
+          "[cli][runtime][coarsening]") {
+  ScratchDir dir("deeptune-measure-coarsening");
+  const std::string kernels = deeptune::test::sourceDir() + "/kernels/";
+  const std::string csv = dir.path.string() + "/coarsening.csv";
+  const std::string inputs = kernels + "saxpy.cl " + kernels + "scale.cl " + kernels +
+                             "poly_eval.cl " + kernels + "reduce_sum.cl";
+  const auto run = runCli("measure --task coarsening " + inputs +
+                          " --gsize 4096 --factors 1,2,4 --runs 5 -o " + csv);
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  CHECK_THAT(run.err, Contains("not coarsenable: reduce_sum:"));
+  CHECK_THAT(run.err, Contains("'barrier' inside the replicated body"));
+  const deeptune::data::CsvTable table = deeptune::data::readCsv(csv);
+  REQUIRE(table.header.size() >= 6);
+  CHECK(table.header[0] == "kernel");
+  CHECK(table.header[1] == "cf");
+  CHECK_THAT(table.header[2], StartsWith("runtime_"));
+  CHECK(table.header.back() == "src");
+  REQUIRE(table.rows.size() == 9);                          // 3 kernels x 3 factors
+  const size_t status = 2 + (table.header.size() - 4) / 2;  // first status_ column
+  CHECK_THAT(table.header[status], StartsWith("status_"));
+  std::set<std::string> names;
+  for (const auto& row : table.rows) {
+    names.insert(row[0]);
+    CHECK(row[status] == "OK");
+    CHECK(std::atof(row[2].c_str()) > 0);
+    CHECK_THAT(row.back(), StartsWith("__kernel void A("));  // normalized, un-coarsened
+  }
+  CHECK(names == std::set<std::string>{"saxpy", "scale", "poly_eval"});
+
+  // Rerun with the same -o: nothing measured again.
+  const auto again = runCli("measure --task coarsening " + inputs +
+                            " --gsize 4096 --factors 1,2,4 --runs 5 -o " + csv);
+  CHECK(again.exitCode == 0);
+  CHECK_THAT(again.err, Contains("9 rows kept"));
+  CHECK(deeptune::data::readCsv(csv).rows.size() == 9);
+
+  // The paper's schema: `evaluate --task coarsening` reads it unchanged.
+  const auto evaluate = runCli("evaluate --task coarsening --data " + csv +
+                               " --methods static,fixed --report " + dir.path.string() + "/report");
+  INFO(evaluate.err);
+  CHECK(evaluate.exitCode == 0);
+  CHECK_THAT(evaluate.out, Contains("fixed"));
+  // magni needs the paper's PCA features, which measured data has not.
+  const auto magni = runCli("evaluate --task coarsening --data " + csv +
+                            " --methods magni --report " + dir.path.string() + "/report2");
+  CHECK(magni.exitCode == 2);
+  CHECK_THAT(magni.err, Contains("magni needs"));
+}
+
+TEST_CASE("cli measure --task coarsening refuses bad factors", "[cli][coarsening]") {
+  const std::string saxpy = deeptune::test::sourceDir() + "/kernels/saxpy.cl";
+  for (const std::string& bad : {"--factors 2,4", "--factors 1,3", "--factors 1,64",
+                                 "--factors 1,2,2", "--gsize 64,128", "--wgsize 100"}) {
+    const std::string gsize = bad.rfind("--gsize", 0) == 0 ? "" : " --gsize 4096";
+    const auto run = runCli("measure --task coarsening " + saxpy + gsize + " " + bad + " -o -");
+    INFO(bad << ": " << run.err);
+    CHECK(run.exitCode == 2);
+    CHECK(lineCount(run.err) == 1);
+  }
+}

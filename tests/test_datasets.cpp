@@ -154,8 +154,9 @@ TEST_CASE("coarsening: pact-2014-runtimes.csv", "[datasets]") {
   const auto& first = rows.front();
   CHECK(first.kernel == "blackscholes");
   CHECK(first.cf == 1);
-  CHECK(first.pca[0] == Approx(1.99491837832));
-  CHECK(first.pca[6] == Approx(0.174606624855777));
+  REQUIRE(first.pca);
+  CHECK((*first.pca)[0] == Approx(1.99491837832));
+  CHECK((*first.pca)[6] == Approx(0.174606624855777));
   CHECK(first.runtimeNs.at("Fermi") == 1321696.0);
   CHECK(first.runtimeNs.at("Tahiti") == 975555.0);
   CHECK(first.src.rfind("__kernel void A(__global float* a,", 0) == 0);
@@ -172,6 +173,27 @@ TEST_CASE("coarsening: pact-2014-runtimes.csv", "[datasets]") {
     CHECK(r.runtimeNs.at("Tahiti") == 65451704.0);
   }
   CHECK(incomplete == 1);
+}
+
+TEST_CASE("coarsening: measured CSVs name their own devices and may lack PCA features",
+          "[datasets]") {
+  const auto rows = dd::readCoarseningRuntimesCsv(
+      writeTemp("measured-coarsening.csv",
+                "kernel,cf,runtime_pocl-cpu,runtime_gpu0,status_pocl-cpu,status_gpu0,message,src\n"
+                "saxpy,1,100,50,OK,OK,,k\n"
+                "saxpy,2,90,,OK,FACTOR_DISAGREES,differ,k\n"));
+  REQUIRE(rows.size() == 2);
+  CHECK_FALSE(rows[0].pca);
+  CHECK(rows[0].runtimeNs == std::map<std::string, double>{{"pocl-cpu", 100}, {"gpu0", 50}});
+  CHECK(rows[1].runtimeNs == std::map<std::string, double>{{"pocl-cpu", 90}});
+
+  const std::string noRuntime = writeTemp("no-runtime.csv", "kernel,cf,src\nsaxpy,1,k\n");
+  CHECK_THROWS_WITH(dd::readCoarseningRuntimesCsv(noRuntime),
+                    Catch::Contains("no-runtime.csv:1:1: no runtime_<device> column"));
+  const std::string somePca =
+      writeTemp("some-pca.csv", "kernel,cf,PCA1,PCA2,runtime_x,src\nsaxpy,1,0.5,0.5,10,k\n");
+  CHECK_THROWS_WITH(dd::readCoarseningRuntimesCsv(somePca),
+                    Catch::Contains("give all seven columns or none"));
 }
 
 TEST_CASE("coarsening: oracles agree with the fastest measured factor", "[datasets]") {

@@ -368,10 +368,13 @@ TEST_CASE("outputs across devices agree within the tolerance", "[runtime][checks
 TEST_CASE("statuses: names and precedence", "[runtime][status]") {
   for (Status s : {Status::kOk, Status::kBuildError, Status::kTimeout, Status::kCrash,
                    Status::kRunError, Status::kNoOutput, Status::kNondeterministic,
-                   Status::kInputInsensitive, Status::kDevicesDisagree}) {
+                   Status::kInputInsensitive, Status::kFactorDisagrees, Status::kDevicesDisagree}) {
     CHECK(parseStatus(statusName(s)) == s);
   }
   CHECK(statusName(Status::kDevicesDisagree) == "DEVICES_DISAGREE");
+  CHECK(statusName(Status::kFactorDisagrees) == "FACTOR_DISAGREES");
+  CHECK(worstStatus({Status::kDevicesDisagree, Status::kFactorDisagrees}) ==
+        Status::kFactorDisagrees);
   CHECK_FALSE(parseStatus("FINE"));
   CHECK(worstStatus({}) == Status::kOk);
   CHECK(worstStatus({Status::kInputInsensitive, Status::kNondeterministic}) ==

@@ -194,3 +194,45 @@ TEST_CASE("a source that does not build gives BUILD_ERROR rows named from the te
     }
   }
 }
+
+TEST_CASE("a coarsened variant is checked against the un-coarsened source",
+          "[runtime][isolation][coarsening]") {
+  const size_t deviceCount = listDevicesIsolated(workerOptions(30)).size();
+  REQUIRE(deviceCount > 0);
+  const std::string reference =
+      "kernel void twice(global const float* x, global float* y, int n) {\n"
+      "  int i = get_global_id(0);\n"
+      "  if (i < n) y[i] = 2.0f * x[i];\n"
+      "}\n";
+  // Hand-coarsened by 2: each work-item does items 2g and 2g + 1; the wrong one scales the
+  // second item by 3.
+  const auto variant = [](const char* second) {
+    return std::string(
+               "kernel void twice(global const float* x, global float* y, int n) {\n"
+               "  int i = 2 * get_global_id(0);\n"
+               "  if (i < n) y[i] = 2.0f * x[i];\n"
+               "  if (i + 1 < n) y[i + 1] = ") +
+           second + " * x[i + 1];\n}\n";
+  };
+  for (const auto& [second, expected] :
+       {std::pair<const char*, Status>{"2.0f", Status::kOk}, {"3.0f", Status::kFactorDisagrees}}) {
+    MeasureRequest request;
+    request.source = variant(second);
+    request.referenceSource = reference;
+    request.coarsening = 2;
+    request.gsizes = {4096};
+    request.runs = 5;
+    std::vector<KernelResult> results;
+    measureIsolated(request, deviceCount, workerOptions(60),
+                    [&](const KernelResult& r) { results.push_back(r); });
+    REQUIRE(results.size() == 1);
+    for (const Measurement& m : results[0].devices) {
+      INFO(second << ": " << m.message);
+      CHECK(m.status == expected);
+      CHECK(m.globalSize == 4096);
+      if (expected == Status::kFactorDisagrees) {
+        CHECK_THAT(m.message, Contains("outputs differ from factor 1"));
+      }
+    }
+  }
+}

@@ -1,6 +1,4 @@
 // deeptune measure: times kernels on every OpenCL device in isolated workers and writes a CSV.
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -16,6 +14,7 @@
 #include "runtime/measure_csv.hpp"
 #include "runtime/runtime_error.hpp"
 #include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/measure_output.hpp"
 #include "tools/deeptune/progress.hpp"
 #include "tools/deeptune/worker_command.hpp"
 
@@ -23,7 +22,8 @@ namespace deeptune::cli {
 namespace {
 
 const char* kUsage =
-    "usage: deeptune measure [FILE.cl...] [--kernel NAME] [--csv FILE] --gsize N[,N...]\n"
+    "usage: deeptune measure [--task devmap] [FILE.cl...] [--kernel NAME] [--csv FILE]\n"
+    "                        --gsize N[,N...]\n"
     "                        [--wgsize M] [--timeout S] [--runs R] [--seed X]\n"
     "                        [-D NAME[=VALUE]]... [-I DIR]... -o OUT.csv\n"
     "\n"
@@ -41,26 +41,6 @@ const char* kUsage =
     "replaced atomically after each row); rerun with the same -o to resume: rows already in it\n"
     "are kept and not measured again. CSV rows that cannot be measured (empty src, a second\n"
     "source under one name) are listed on stderr. Statuses and the CSV: runtime/README.md.";
-
-std::vector<size_t> parseSizes(const std::string& text) {
-  std::vector<size_t> sizes;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, end - start);
-    char* stop = nullptr;
-    errno = 0;
-    const unsigned long long value = std::strtoull(item.c_str(), &stop, 10);
-    if (item.empty() || *stop != '\0' || errno != 0 || value == 0 || item[0] == '-' ||
-        value > (1ULL << 31)) {
-      throw UsageError("measure: --gsize: '" + item +
-                       "' is not a size (positive integers up to 2^31, comma-separated)");
-    }
-    sizes.push_back(static_cast<size_t>(value));
-    start = end + 1;
-  }
-  return sizes;
-}
 
 /// One source to measure and the names its rows are reported under.
 struct Job {
@@ -109,49 +89,6 @@ std::vector<Job> csvJobs(const std::string& path, std::vector<std::string>& notM
   return jobs;
 }
 
-/// Rows go to a file replaced atomically after each row, or straight to stdout for "-". An
-/// existing file with the same header is resumed: its rows are kept and not measured again.
-class RowWriter {
- public:
-  RowWriter(std::string path, const std::vector<std::string>& header) : path_(std::move(path)) {
-    struct stat info {};
-    if (path_ != "-" && ::stat(path_.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
-      const data::CsvTable table = data::readCsv(path_);
-      if (table.header != header) {
-        throw UsageError(path_ + ": has other columns than this run writes (measured on other " +
-                         "devices?); delete it or choose another -o");
-      }
-      content_ = data::csvRow(header);
-      for (const auto& row : table.rows) {
-        content_ += data::csvRow(row);
-        done_.insert(row[0] + '\n' + row[1]);  // benchmark, dataset
-      }
-      return;
-    }
-    add(header);
-  }
-  /// Rows kept from an earlier run.
-  size_t kept() const { return done_.size(); }
-  /// Whether the row of `benchmark` at `gsize` is already in the file.
-  bool has(const std::string& benchmark, size_t gsize) const {
-    return done_.count(benchmark + '\n' + std::to_string(gsize)) > 0;
-  }
-  void add(const std::vector<std::string>& fields) {
-    const std::string row = data::csvRow(fields);
-    if (path_ == "-") {
-      std::cout << row << std::flush;
-      return;
-    }
-    content_ += row;
-    writeOutput(path_, content_);
-  }
-
- private:
-  std::string path_;
-  std::string content_;
-  std::set<std::string> done_;
-};
-
 /// The benchmark names a job's rows get: FILE:KERNEL for files; a CSV source's names, with
 /// ":KERNEL" when the source has several kernels.
 std::vector<std::string> benchmarksOf(const Job& job, const std::string& kernel,
@@ -164,22 +101,21 @@ std::vector<std::string> benchmarksOf(const Job& job, const std::string& kernel,
   return names;
 }
 
-/// Refuses an output that is one of the inputs (it would be overwritten by the first row).
-void checkNotAnInput(const std::string& output, const std::vector<std::string>& inputs) {
-  struct stat out {};
-  if (output == "-" || ::stat(output.c_str(), &out) != 0) return;
-  for (const std::string& input : inputs) {
-    struct stat in {};
-    if (::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
-      throw UsageError("measure: -o " + output + " is the input " + input);
-    }
-  }
-}
-
 }  // namespace
 
 int runMeasure(const Args& args) {
+  for (size_t i = 0; i < args.size(); ++i) {  // the coarsening task has its own options
+    if ((args[i] == "--task" && i + 1 < args.size() && args[i + 1] == "coarsening") ||
+        args[i] == "--task=coarsening") {
+#ifdef DEEPTUNE_WITH_REWRITER
+      return runMeasureCoarsening(args);
+#else
+      throw UsageError("measure: --task coarsening needs the rewriter (this build has none)");
+#endif
+    }
+  }
   po::options_description options("options");
+  std::string task = "devmap";
   std::vector<std::string> files;
   std::string kernel, csv, gsizeText, output;
   long long wgsize = 0;
@@ -187,7 +123,8 @@ int runMeasure(const Args& args) {
   int runs = 6;
   uint64_t seed = 204;
   size_t guardMb = 16;
-  options.add_options()("files", po::value(&files)->multitoken(), "(positional) .cl files")(
+  options.add_options()("task", po::value(&task), "devmap (default) or coarsening")(
+      "files", po::value(&files)->multitoken(), "(positional) .cl files")(
       "kernel", po::value(&kernel), "only this kernel of each .cl file")(
       "csv", po::value(&csv), "CSV with benchmark and src columns (e.g. a paper CSV)")(
       "gsize", po::value(&gsizeText)->required(), "global sizes S, comma-separated")(
@@ -206,7 +143,10 @@ int runMeasure(const Args& args) {
   po::variables_map vm;
   if (!parseOptions(args, kUsage, options, positional, vm)) return kExitOk;
 
-  const std::vector<size_t> gsizes = parseSizes(gsizeText);
+  if (task != "devmap") {
+    throw UsageError("measure: unknown --task '" + task + "' (devmap, coarsening)");
+  }
+  const std::vector<size_t> gsizes = parseSizeList(gsizeText, "measure: --gsize", size_t{1} << 31);
   if (files.empty() && csv.empty()) throw UsageError("measure: give .cl files and/or --csv FILE");
   if (!(timeout > 0 && timeout <= 86400)) {
     throw UsageError("measure: --timeout must be between 0 and 86400 seconds");
@@ -279,7 +219,7 @@ int runMeasure(const Args& args) {
       bool missing = kernelNames.empty();
       for (const std::string& k : kernelNames) {
         for (const std::string& b : benchmarksOf(job, k, singleKernel)) {
-          missing = missing || !writer.has(b, gsize);
+          missing = missing || !writer.has(b, std::to_string(gsize));
         }
       }
       if (missing) request.gsizes.push_back(gsize);
@@ -298,7 +238,7 @@ int runMeasure(const Args& args) {
         request, devices.size(), isolation, [&](const runtime::KernelResult& result) {
           std::vector<std::string> benchmarks;
           for (const std::string& b : benchmarksOf(job, result.kernel, singleKernel)) {
-            if (!writer.has(b, result.gsize)) benchmarks.push_back(b);
+            if (!writer.has(b, std::to_string(result.gsize))) benchmarks.push_back(b);
           }
           for (const std::string& benchmark : benchmarks) {
             writer.add(runtime::measureCsvRow(benchmark, result, devices,

@@ -17,8 +17,9 @@ int runPredict(const Args& args);   ///< deeptune predict KERNEL.cl --dsize N --
 int runValidate(const Args& args);  ///< deeptune validate KERNEL.cl --gsize N [--wgsize M]
 int runPredictServer(const Args& args);  ///< deeptune __predict-server (the launcher's service)
 // clang-format on
-int runDevices(const Args& args);        ///< deeptune devices [--json]
-int runMeasure(const Args& args);        ///< deeptune measure FILES... | --csv F --gsize N -o OUT
-int runMeasureWorker(const Args& args);  ///< deeptune __measure-worker REQUEST (hidden)
+int runDevices(const Args& args);  ///< deeptune devices [--json]
+int runMeasure(const Args& args);  ///< deeptune measure FILES... | --csv F --gsize N -o OUT
+int runMeasureCoarsening(const Args& args);  ///< measure --task coarsening (from runMeasure)
+int runMeasureWorker(const Args& args);      ///< deeptune __measure-worker REQUEST (hidden)
 
 }  // namespace deeptune::cli
