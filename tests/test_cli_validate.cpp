@@ -97,3 +97,54 @@ TEST_CASE("validate fails when every device gives RUN_ERROR", "[cli][validate][f
   CHECK_THAT(result.err, Contains("no device ran wide to the end"));
   CHECK_THAT(result.out, Contains("RUN_ERROR") && Contains("over the device's largest allocation"));
 }
+
+TEST_CASE("cli validate --task coarsening runs every factor and judges the predicted one",
+          "[cli][runtime][coarsening]") {
+  const auto run = runCli("validate --task coarsening " + ourKernel("poly_eval.cl") +
+                          " --gsize 8192 --runs 5 --platform cypress --json");
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const nlohmann::json out = nlohmann::json::parse(run.out);
+  CHECK(out["kernel"] == "poly_eval");
+  const int predicted = out["predicted"].get<int>();
+  CHECK((predicted & (predicted - 1)) == 0);
+  CHECK(predicted <= 32);
+  REQUIRE_FALSE(out["devices"].empty());
+  for (const auto& device : out["devices"]) {
+    REQUIRE(device["factors"].size() == 6);
+    double best = 0, chosen = 0, base = 0;
+    for (const auto& factor : device["factors"]) {
+      CHECK(factor["status"] == "OK");  // the coarsened outputs equal factor 1's
+      const double ns = factor["kernel_ns"].get<double>();
+      CHECK(ns > 0);
+      if (best == 0 || ns < best) best = ns;
+      if (factor["factor"] == predicted) chosen = ns;
+      if (factor["factor"] == 1) base = ns;
+    }
+    CHECK(device["speedup"].get<double>() == Approx(base / chosen));
+    CHECK(device["of_oracle"].get<double>() == Approx(best / chosen));
+    CHECK(device["of_oracle"].get<double>() <= 1.0);
+  }
+
+  const auto text =
+      runCli("validate --task coarsening " + ourKernel("poly_eval.cl") + " --gsize 8192 --runs 5");
+  CHECK(text.exitCode == 0);
+  CHECK_THAT(text.out, Contains("predicted  factor"));
+  CHECK_THAT(text.out, Contains("over factor 1"));
+}
+
+TEST_CASE("cli validate --task coarsening: bad input exits 2 with one line", "[cli][coarsening]") {
+  for (const std::string& bad :
+       {ourKernel("reduce_sum.cl") + " --gsize 4096",  // barriers: refused with the line
+        ourKernel("saxpy.cl") + " --gsize 4096 --wgsize 100",
+        ourKernel("saxpy.cl") + " --gsize 4096 --platform bogus",
+        ourKernel("saxpy.cl") + " --gsize 0"}) {
+    const auto run = runCli("validate --task coarsening " + bad);
+    INFO(bad << ": " << run.err);
+    CHECK(run.exitCode == 2);
+    CHECK(deeptune::test::lineCount(run.err) == 1);
+  }
+  const auto refused =
+      runCli("validate --task coarsening " + ourKernel("reduce_sum.cl") + " --gsize 4096");
+  CHECK_THAT(refused.err, Contains("reduce_sum.cl:9:3: cannot coarsen"));
+}

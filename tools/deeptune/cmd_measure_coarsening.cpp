@@ -12,11 +12,10 @@
 
 #include "data/text_check.hpp"
 #include "rewriter/normalizer.hpp"
-#include "rewriter/rewrite_error.hpp"
 #include "runtime/isolation.hpp"
 #include "runtime/measure_csv.hpp"
 #include "runtime/runtime_error.hpp"
-#include "runtime/stats.hpp"
+#include "tools/deeptune/coarsening_runs.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/measure_output.hpp"
 #include "tools/deeptune/progress.hpp"
@@ -195,62 +194,37 @@ int runMeasureCoarsening(const Args& args) {
     const KernelJob& job = jobs[j];
     const std::string src =
         normalizer.extractKernel(job.source, job.file, job.kernel, nullptr, sourceOptions);
-    // The variants the transform accepts; a refusal is the same at every factor.
-    std::map<size_t, rewriter::CoarsenedKernel> variants;
+    FactorLaunch launch;
+    launch.gsize = gsizes.front();
+    launch.wgsize = static_cast<size_t>(wgsize);
+    launch.runs = runs;
+    launch.seed = seed;
+    launch.buildFlags = openClBuildFlags(sourceOptions, job.file);
     std::string refusal;
-    for (size_t factor : factors) {
-      if (factor == 1) continue;
-      try {
-        variants.emplace(
-            factor, normalizer.coarsen(job.source, job.file, job.kernel, static_cast<int>(factor),
-                                       false, sourceOptions));
-      } catch (const rewriter::RewriteError& e) {
-        refusal = e.what();
-      }
-    }
-    if (variants.empty() && factors.size() > 1) {
+    const std::vector<FactorRun> results = runFactors(
+        normalizer, job.source, job.file, job.kernel, factors, sourceOptions, launch,
+        devices.size(), isolation,
+        [&](size_t factor) { return !writer.has(job.name, std::to_string(factor)); }, refusal);
+    if (results.empty() && !refusal.empty()) {
       refused.push_back(job.name + ": " + refusal);
       continue;
     }
     std::string summary;
-    for (size_t factor : factors) {
-      if (writer.has(job.name, std::to_string(factor))) continue;
-      std::vector<std::string> row = {job.name, std::to_string(factor)};
+    for (const FactorRun& run : results) {
+      std::vector<std::string> row = {job.name, std::to_string(run.factor)};
       std::vector<std::string> statuses(devices.size(), "REFUSED");
       std::vector<std::string> times(devices.size());
-      std::string message;
-      const auto variant = variants.find(factor);
-      if (factor != 1 && variant == variants.end()) {
-        message = refusal;
-      } else {
-        runtime::MeasureRequest request;
-        request.source = factor == 1 ? job.source : variant->second.source;
-        request.buildFlags = openClBuildFlags(sourceOptions, job.file);
-        request.kernels = {factor == 1 ? job.kernel : variant->second.kernel};
-        request.gsizes = gsizes;
-        request.wgsize = static_cast<size_t>(wgsize);
-        request.runs = runs;
-        request.seed = seed;
-        request.coarsening = factor;
-        if (factor != 1) request.referenceSource = job.source;
-        runtime::measureIsolated(
-            request, devices.size(), isolation, [&](const runtime::KernelResult& result) {
-              for (size_t d = 0; d < devices.size(); ++d) {
-                const runtime::Measurement& m = result.devices[d];
-                statuses[d] = runtime::statusName(m.status);
-                if (m.status == runtime::Status::kOk && m.hasTimings()) {
-                  std::vector<double> kernelNs;
-                  for (const runtime::RunTiming& run : m.runs) {
-                    kernelNs.push_back(static_cast<double>(run.kernelNs));
-                  }
-                  char text[32];
-                  std::snprintf(text, sizeof text, "%.0f", runtime::median(kernelNs));
-                  times[d] = text;
-                } else if (message.empty()) {
-                  message = runtime::summarizeMessage(m.message);
-                }
-              }
-            });
+      std::string message = run.refusal;
+      for (size_t d = 0; d < devices.size() && run.refusal.empty(); ++d) {
+        const runtime::Measurement& m = run.devices[d];
+        statuses[d] = runtime::statusName(m.status);
+        if (const auto ns = kernelTimeNs(m)) {
+          char text[32];
+          std::snprintf(text, sizeof text, "%.0f", *ns);
+          times[d] = text;
+        } else if (message.empty()) {
+          message = runtime::summarizeMessage(m.message);
+        }
       }
       row.insert(row.end(), times.begin(), times.end());
       row.insert(row.end(), statuses.begin(), statuses.end());
@@ -259,7 +233,7 @@ int runMeasureCoarsening(const Args& args) {
       writer.add(row);
       ++rows;
       for (const std::string& status : statuses) ++counts[status];
-      summary += (summary.empty() ? "" : " ") + std::to_string(factor) + ":" + statuses.front();
+      summary += (summary.empty() ? "" : " ") + std::to_string(run.factor) + ":" + statuses.front();
     }
     const double elapsed = printer.elapsed();
     const double eta =

@@ -17,7 +17,7 @@ namespace deeptune::cli {
 namespace {
 
 const char* kUsage =
-    "usage: deeptune validate KERNEL.cl --gsize N [--kernel NAME] [--wgsize M]\n"
+    "usage: deeptune validate [--task devmap] KERNEL.cl --gsize N [--kernel NAME] [--wgsize M]\n"
     "                         [-D NAME[=VALUE]]... [-I DIR]...\n"
     "                         [--model M | --platform amd|nvidia] [--timeout S] [--json]\n"
     "\n"
@@ -95,13 +95,20 @@ Verdict judge(const std::vector<runtime::DeviceInfo>& devices, const runtime::Ke
 }  // namespace
 
 int runValidate(const Args& args) {
+  for (size_t i = 0; i < args.size(); ++i) {  // the coarsening task has its own options
+    if ((args[i] == "--task" && i + 1 < args.size() && args[i + 1] == "coarsening") ||
+        args[i] == "--task=coarsening") {
+      return runValidateCoarsening(args);
+    }
+  }
   po::options_description options("validate options");
-  std::string input, kernel, modelPath, platform;
+  std::string input, kernel, modelPath, platform, task = "devmap";
   size_t gsize = 0;
   long long wgsize = 0;
   double timeout = 60;
   // clang-format off
   options.add_options()
+      ("task", po::value(&task), "devmap (default) or coarsening (see --task coarsening --help)")
       ("file", po::value(&input)->required(), "OpenCL source file")
       ("gsize", po::value(&gsize)->required(), "global size S (elements of each buffer)")
       ("kernel,k", po::value(&kernel), "only this kernel (default: every kernel of the file)")
@@ -117,6 +124,9 @@ int runValidate(const Args& args) {
   positional.add("file", 1);
   po::variables_map vm;
   if (!parseOptions(args, kUsage, options, positional, vm)) return kExitOk;
+  if (task != "devmap") {
+    throw UsageError("validate: unknown --task '" + task + "' (devmap, coarsening)");
+  }
   if (gsize == 0 || gsize > (size_t{1} << 31)) {
     throw UsageError("validate: --gsize must be between 1 and 2^31");
   }

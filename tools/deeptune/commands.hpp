@@ -15,6 +15,7 @@ int runEvaluate(const Args& args);
 int runEvaluateCoarsening(const Args& args);  ///< evaluate --task coarsening (from runEvaluate)  ///< deeptune evaluate --task devmap --data CSV --folds F --report DIR
 int runPredict(const Args& args);   ///< deeptune predict KERNEL.cl --dsize N --wgsize M
 int runValidate(const Args& args);  ///< deeptune validate KERNEL.cl --gsize N [--wgsize M]
+int runValidateCoarsening(const Args& args);  ///< validate --task coarsening (from runValidate)
 int runPredictServer(const Args& args);  ///< deeptune __predict-server (the launcher's service)
 // clang-format on
 int runDevices(const Args& args);  ///< deeptune devices [--json]
