@@ -122,3 +122,25 @@ TEST_CASE("cli evaluate: bad options exit 2 before any training", "[cli][evaluat
     CHECK(deeptune::test::lineCount(result.err) == 1);  // refused before training started
   }
 }
+
+TEST_CASE("cli evaluate --task coarsening: a seed gives the same predictions on any worker count",
+          "[cli][evaluate][coarsening]") {
+  ScratchDir dir("deeptune-evaluate-coarsening");
+  const std::string command =
+      "evaluate --task coarsening --data '" + deeptune::test::paperDataDir() +
+      "/pact-2014-runtimes.csv' --devices Tahiti --methods fixed,deeptune,deeptune-tl --seeds 2 "
+      "--epochs 3 --max-length 96 --seed 7 --report '";
+  const auto one = runCli(command + (dir.path / "one").string() + "' --workers 1");
+  INFO(one.err);
+  REQUIRE(one.exitCode == 0);
+  const auto two = runCli(command + (dir.path / "two").string() + "' --workers 2");
+  REQUIRE(two.exitCode == 0);
+  const std::string predictions = readWholeFile((dir.path / "one" / "predictions.csv").string());
+  CHECK(predictions == readWholeFile((dir.path / "two" / "predictions.csv").string()));
+  // 17 held-out kernels: fixed once, each learned method in both runs.
+  CHECK(deeptune::data::readCsv((dir.path / "one" / "predictions.csv").string()).rows.size() ==
+        17 * (1 + 2 * 2));
+  const auto scores = [](const std::string& out) { return out.substr(0, out.find("report:")); };
+  CHECK_THAT(one.out, Contains("deeptune-tl  mean speedup"));
+  CHECK(scores(one.out) == scores(two.out));
+}
