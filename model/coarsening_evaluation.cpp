@@ -55,6 +55,16 @@ int predictWithDeepTune(const std::vector<CoarseningKernel>& kernels, size_t hel
   return coarseningFactors()[best];
 }
 
+const CoarseningPrediction* findResumed(const CoarseningEvaluationOptions& options,
+                                        const std::string& device, const std::string& method,
+                                        int run, const std::string& kernel) {
+  if (options.resumed == nullptr) return nullptr;
+  for (const CoarseningPrediction& p : *options.resumed) {
+    if (p.device == device && p.method == method && p.run == run && p.kernel == kernel) return &p;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::vector<CoarseningPrediction> evaluateCoarsening(
@@ -94,6 +104,11 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
       for (int run = 0; run < (learned ? options.runs : 1); ++run) {
         for (size_t k = 0; k < kernels.size(); ++k) {
           if (learned || method == "magni") {  // trained: a job for the workers
+            if (const CoarseningPrediction* earlier =
+                    findResumed(options, devices[d], method, run, kernels[k].kernel)) {
+              predictions.push_back(record(devices[d], method, run, kernels[k], earlier->factor));
+              continue;
+            }
             slots.push_back(predictions.size());
             jobs.push_back({d, method, run, k});
             predictions.push_back(record(devices[d], method, run, kernels[k], 1));

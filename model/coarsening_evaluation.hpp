@@ -21,10 +21,13 @@ struct CoarseningEvaluationOptions {
   /// deeptune-tl: the model whose language model each training starts from; its vocabulary is
   /// used by both learned methods (they read the same tokens).
   const DeepTuneModel* transferSource = nullptr;
+  /// Predictions of an interrupted evaluation with the same data and settings: a trained
+  /// method's (device, method, run, kernel) found here is taken from it, not trained again.
+  const std::vector<CoarseningPrediction>* resumed = nullptr;
 };
 
 /// Called when one trained method (magni, deeptune, deeptune-tl) has predicted its held-out kernel
-/// (from a worker thread).
+/// (from a worker thread, one call at a time); `total` counts the trainings left to do.
 using CoarseningProgress =
     std::function<void(const CoarseningPrediction&, size_t done, size_t total)>;
 

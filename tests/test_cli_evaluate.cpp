@@ -2,6 +2,7 @@
 // fold reports, several seeds.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 
 #include "data/csv_reader.hpp"
@@ -143,4 +144,25 @@ TEST_CASE("cli evaluate --task coarsening: a seed gives the same predictions on 
   const auto scores = [](const std::string& out) { return out.substr(0, out.find("report:")); };
   CHECK_THAT(one.out, Contains("deeptune-tl  mean speedup"));
   CHECK(scores(one.out) == scores(two.out));
+  CHECK_FALSE(std::filesystem::exists(dir.path / "one" / "trainings.partial.csv"));
+
+  // Killed part-way, then run again: it resumes from the trainings log, same predictions.
+  const std::string resumedDir = (dir.path / "resumed").string();
+  const std::string log = resumedDir + "/trainings.partial.csv";
+  // SIGKILL once 10 trainings are logged (header + 10 lines), whatever the machine's speed.
+  const std::string killAfterTen =
+      "'" + deeptune::test::cliPath() + "' " + command + resumedDir +
+      "' --workers 2 >/dev/null 2>&1 & pid=$!; i=0; while [ \"$(cat '" + log +
+      "' 2>/dev/null | wc -l)\" -lt 11 ] && [ $i -lt 2400 ]; " +
+      "do sleep 0.05; i=$((i+1)); done; kill -9 $pid";
+  REQUIRE(std::system(killAfterTen.c_str()) == 0);
+  REQUIRE(std::filesystem::exists(log));
+  const size_t logged = deeptune::data::readCsv(log).rows.size();
+  CHECK(logged >= 10);
+  CHECK(logged < 68);
+  const auto resumed = runCli(command + resumedDir + "' --workers 2");
+  REQUIRE(resumed.exitCode == 0);
+  CHECK_THAT(resumed.err, Contains("resuming: " + std::to_string(logged) + " trainings"));
+  CHECK(readWholeFile(resumedDir + "/predictions.csv") == predictions);
+  CHECK_FALSE(std::filesystem::exists(log));
 }

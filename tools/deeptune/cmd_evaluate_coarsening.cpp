@@ -9,6 +9,8 @@
 #ifdef DEEPTUNE_WITH_REWRITER
 #include "api/predictor.hpp"  // the bundled model, the default source of deeptune-tl
 #endif
+#include "data/checksum.hpp"
+#include "data/csv_reader.hpp"
 #include "data/datasets.hpp"
 #include "model/coarsening_data.hpp"
 #include "model/coarsening_evaluation.hpp"
@@ -49,6 +51,49 @@ void checkOracles(const std::string& path, const std::vector<std::string>& devic
   }
 }
 
+/// Every trained method's prediction so far, kept in the report folder while the evaluation runs
+/// so that a rerun with the same data and settings resumes instead of training again.
+class TrainingLog {
+ public:
+  TrainingLog(std::string path, std::string settings)
+      : path_(std::move(path)), settings_(std::move(settings)) {
+    content_ = data::csvRow({"device", "method", "run", "kernel", "factor", "settings"});
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(std::filesystem::symlink_status(path_, ec))) {
+      const data::CsvTable table = data::readCsv(path_);
+      if (table.header.size() == 6) {
+        for (size_t r = 0; r < table.rows.size(); ++r) {
+          const std::vector<std::string>& row = table.rows[r];
+          if (row[5] != settings_) continue;  // another data set or other settings
+          model::CoarseningPrediction p;
+          p.device = row[0];
+          p.method = row[1];
+          p.run = static_cast<int>(table.intAt(r, 2));
+          p.kernel = row[3];
+          p.factor = static_cast<int>(table.intAt(r, 4));
+          add(p);
+        }
+      }
+    }
+    kept_ = resumed_.size();
+    if (kept_ == 0) resumed_.clear();
+  }
+  const std::vector<model::CoarseningPrediction>& resumed() const { return resumed_; }
+  size_t kept() const { return kept_; }
+  void add(const model::CoarseningPrediction& p) {
+    resumed_.push_back(p);
+    content_ += data::csvRow(
+        {p.device, p.method, std::to_string(p.run), p.kernel, std::to_string(p.factor), settings_});
+    writeOutput(path_, content_);
+  }
+  void remove() { std::filesystem::remove(path_); }
+
+ private:
+  std::string path_, settings_, content_;
+  std::vector<model::CoarseningPrediction> resumed_;
+  size_t kept_ = 0;
+};
+
 }  // namespace
 
 int runEvaluateCoarsening(const Args& args) {
@@ -80,7 +125,9 @@ int runEvaluateCoarsening(const Args& args) {
                     "LIST]\n"
                     "                         [--transfer-from MODEL] [--seeds N] [--epochs E]\n\n"
                     "Leave-one-kernel-out on each device: every kernel's factor is predicted by\n"
-                    "methods trained on the other kernels only (one training row per kernel).",
+                    "methods trained on the other kernels only (one training row per kernel).\n"
+                    "Trainings are logged in DIR/trainings.partial.csv as they finish: rerun the\n"
+                    "same command to resume an interrupted evaluation.",
                     options, {}, vm)) {
     return kExitOk;
   }
@@ -134,6 +181,23 @@ int runEvaluateCoarsening(const Args& args) {
       source ? tokenizer::Vocabulary(source->info().vocabulary, transferFrom)
              : tokenizer::Vocabulary::derive(corpus, dataPath);
 
+  // What the trainings depend on: the data, the training settings, the transfer source.
+  std::string material = std::to_string(evaluation.train.epochs) + ' ' +
+                         std::to_string(evaluation.train.batchSize) + ' ' +
+                         std::to_string(evaluation.maxLength) + ' ' +
+                         std::to_string(evaluation.train.seed) + '\n';
+  for (size_t d = 0; d < devices.size(); ++d) {
+    material += devices[d] + ' ' + model::coarseningFingerprint(kernelsByDevice[d]) + '\n';
+  }
+  if (transfer) material += readFile(transferFrom);
+  TrainingLog log(reportDir + "/trainings.partial.csv", data::hex64(data::fnv1a64(material)));
+  if (log.kept() > 0) {
+    std::fprintf(stderr, "resuming: %zu trainings of an interrupted run kept (%s)\n", log.kept(),
+                 (reportDir + "/trainings.partial.csv").c_str());
+  }
+  const std::vector<model::CoarseningPrediction> resumed = log.resumed();
+  evaluation.resumed = &resumed;
+
   std::string note;
   evaluation.workers = model::safeTrainingWorkers(workers, note);
   if (!note.empty()) std::fprintf(stderr, "warning: %s\n", note.c_str());
@@ -147,6 +211,7 @@ int runEvaluateCoarsening(const Args& args) {
                       done, total, p.device.c_str(), p.method.c_str(), p.run, p.kernel.c_str(),
                       p.factor, p.speedup);
         printer.update(line, done == total);
+        log.add(p);
       });
 
   model::CoarseningReportContext context;
@@ -175,7 +240,11 @@ int runEvaluateCoarsening(const Args& args) {
         "inner leave-one-kernel-out on the training kernels, 300 full-batch Adam epochs (lr "
         "0.01); \"coarsen further?\" from factor 1 upwards, stop at the first no");
   }
-  context.settings.push_back("wall time: " + formatDuration(printer.elapsed()));
+  context.settings.push_back("wall time: " + formatDuration(printer.elapsed()) +
+                             (log.kept() == 0
+                                  ? ""
+                                  : " (this run; " + std::to_string(log.kept()) +
+                                        " trainings were resumed from an interrupted run)"));
   const auto hasKernel = [&](const char* name) {
     for (const auto& kernels : kernelsByDevice) {
       for (const auto& kernel : kernels) {
@@ -195,6 +264,7 @@ int runEvaluateCoarsening(const Args& args) {
       "A predicted factor with no measured runtime is clipped to the largest measured factor "
       "below it.");
   model::writeCoarseningReport(reportDir, predictions, context);
+  log.remove();  // the report holds every prediction now
   for (const model::CoarseningScores& s : model::coarseningScores(predictions)) {
     if (s.device != "all") continue;
     std::printf("%-12s mean speedup %.3fx over %zu devices (%.1f%% of the oracle)\n",
