@@ -217,8 +217,9 @@ int runEvaluateCoarsening(const Args& args) {
   model::CoarseningReportContext context;
   context.command = commandLine("evaluate", args);
   context.settings.push_back("machine: " + model::cpuDescription());
-  context.settings.push_back("data: " + dataPath + " (" + std::to_string(devices.size()) +
-                             " devices)");
+  const std::string deviceCount =
+      std::to_string(devices.size()) + (devices.size() == 1 ? " device" : " devices");
+  context.settings.push_back("data: " + dataPath + " (" + deviceCount + ")");
   const auto chosen = [&](const char* method) {
     return std::find(evaluation.methods.begin(), evaluation.methods.end(), method) !=
            evaluation.methods.end();
@@ -267,8 +268,8 @@ int runEvaluateCoarsening(const Args& args) {
   log.remove();  // the report holds every prediction now
   for (const model::CoarseningScores& s : model::coarseningScores(predictions)) {
     if (s.device != "all") continue;
-    std::printf("%-12s mean speedup %.3fx over %zu devices (%.1f%% of the oracle)\n",
-                s.method.c_str(), s.mean(), devices.size(), 100 * s.ofOracle());
+    std::printf("%-12s mean speedup %.3fx over %s (%.1f%% of the oracle)\n", s.method.c_str(),
+                s.mean(), deviceCount.c_str(), 100 * s.ofOracle());
   }
   std::printf("report: %s/summary.md\n", reportDir.c_str());
   return kExitOk;
