@@ -148,13 +148,7 @@ int runMeasure(const Args& args) {
   }
   const std::vector<size_t> gsizes = parseSizeList(gsizeText, "measure: --gsize", size_t{1} << 31);
   if (files.empty() && csv.empty()) throw UsageError("measure: give .cl files and/or --csv FILE");
-  if (!(timeout > 0 && timeout <= 86400)) {
-    throw UsageError("measure: --timeout must be between 0 and 86400 seconds");
-  }
-  if (runs < 5 || runs > 1000) throw UsageError("measure: --runs must be between 5 and 1000");
-  if (wgsize < 0 || wgsize > (1 << 20)) {
-    throw UsageError("measure: --wgsize must be between 0 (automatic) and 1048576");
-  }
+  checkRunOptions("measure", timeout, runs, wgsize);
   if (guardMb > 4096) throw UsageError("measure: --guard-mb is too large (at most 4096)");
   const data::SourceOptions sourceOptions = sourceValues.validated();
 

@@ -120,13 +120,7 @@ int runMeasureCoarsening(const Args& args) {
     throw UsageError("measure: --factors lists a factor twice");
   }
   if (files.empty()) throw UsageError("measure: --task coarsening needs .cl files");
-  if (!(timeout > 0 && timeout <= 86400)) {
-    throw UsageError("measure: --timeout must be between 0 and 86400 seconds");
-  }
-  if (runs < 5 || runs > 1000) throw UsageError("measure: --runs must be between 5 and 1000");
-  if (wgsize < 0 || wgsize > (1 << 20)) {
-    throw UsageError("measure: --wgsize must be between 0 (automatic) and 1048576");
-  }
+  checkRunOptions("measure", timeout, runs, wgsize);
   for (size_t factor : factors) {
     if (wgsize > 0 && static_cast<size_t>(wgsize) % factor != 0) {
       throw UsageError("measure: --wgsize " + std::to_string(wgsize) +

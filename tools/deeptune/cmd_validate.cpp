@@ -11,6 +11,7 @@
 #include "runtime/isolation.hpp"
 #include "runtime/runtime_error.hpp"
 #include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/measure_output.hpp"
 #include "tools/deeptune/worker_command.hpp"
 
 namespace deeptune::cli {
@@ -130,12 +131,7 @@ int runValidate(const Args& args) {
   if (gsize == 0 || gsize > (size_t{1} << 31)) {
     throw UsageError("validate: --gsize must be between 1 and 2^31");
   }
-  if (!(timeout > 0 && timeout <= 86400)) {
-    throw UsageError("validate: --timeout must be between 0 and 86400 seconds");
-  }
-  if (wgsize < 0 || wgsize > (1 << 20)) {
-    throw UsageError("validate: --wgsize must be between 0 (automatic) and 1048576");
-  }
+  checkRunOptions("validate", timeout, 0, wgsize);
   const data::SourceOptions sourceOptions = sourceValues.validated();
   if (modelPath.empty()) modelPath = api::findBundledModel(platform);
   const std::string source = readFile(input);

@@ -13,6 +13,7 @@
 #include "runtime/runtime_error.hpp"
 #include "tools/deeptune/coarsening_runs.hpp"
 #include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/measure_output.hpp"
 #include "tools/deeptune/worker_command.hpp"
 
 namespace deeptune::cli {
@@ -104,13 +105,10 @@ int runValidateCoarsening(const Args& args) {
   if (gsize == 0 || gsize > (size_t{1} << 31)) {
     throw UsageError("validate: --gsize must be between 1 and 2^31");
   }
-  if (!(timeout > 0 && timeout <= 86400)) {
-    throw UsageError("validate: --timeout must be between 0 and 86400 seconds");
+  checkRunOptions("validate", timeout, runs, wgsize);
+  if (wgsize % 32 != 0) {
+    throw UsageError("validate: --wgsize must be a multiple of 32 (every factor up to 32)");
   }
-  if (wgsize < 0 || wgsize > (1 << 20) || wgsize % 32 != 0) {
-    throw UsageError("validate: --wgsize must be 0 (automatic) or a multiple of 32 up to 1048576");
-  }
-  if (runs < 5 || runs > 1000) throw UsageError("validate: --runs must be between 5 and 1000");
   const data::SourceOptions sourceOptions = sourceValues.validated();
   if (modelPath.empty()) modelPath = api::findBundledCoarseningModel(platform);
   const std::string source = readFile(input);

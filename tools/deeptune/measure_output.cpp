@@ -1,4 +1,5 @@
-// What both `measure` tasks share: comma lists of sizes, the resumable CSV they write row by row.
+// What `measure` and `validate` share: limits of their run options, comma lists of sizes, and
+// the resumable CSV `measure` writes row by row.
 #include "tools/deeptune/measure_output.hpp"
 
 #include <sys/stat.h>
@@ -31,6 +32,18 @@ std::vector<size_t> parseSizeList(const std::string& text, const std::string& op
     start = end + 1;
   }
   return sizes;
+}
+
+void checkRunOptions(const std::string& command, double timeout, int runs, long long wgsize) {
+  if (!(timeout > 0 && timeout <= 86400)) {
+    throw UsageError(command + ": --timeout must be between 0 and 86400 seconds");
+  }
+  if (runs != 0 && (runs < 5 || runs > 1000)) {
+    throw UsageError(command + ": --runs must be between 5 and 1000");
+  }
+  if (wgsize < 0 || wgsize > (1 << 20)) {
+    throw UsageError(command + ": --wgsize must be between 0 (automatic) and 1048576");
+  }
 }
 
 void checkNotAnInput(const std::string& output, const std::vector<std::string>& inputs) {

@@ -1,4 +1,5 @@
-// What both `measure` tasks share: comma lists of sizes, the resumable CSV they write row by row.
+// What `measure` and `validate` share: limits of their run options, comma lists of sizes, and
+// the resumable CSV `measure` writes row by row.
 #pragma once
 
 #include <set>
@@ -9,6 +10,10 @@ namespace deeptune::cli {
 
 /// Positive integers up to `max`, comma-separated; throws UsageError naming `option`.
 std::vector<size_t> parseSizeList(const std::string& text, const std::string& option, size_t max);
+
+/// Refuses run options out of range (UsageError starting with `command`): --timeout in (0,
+/// 86400] s, --runs in [5, 1000] (`runs` 0: the command has none), --wgsize in [0, 2^20].
+void checkRunOptions(const std::string& command, double timeout, int runs, long long wgsize);
 
 /// Refuses an output that is one of the inputs (it would be overwritten by the first row).
 void checkNotAnInput(const std::string& output, const std::vector<std::string>& inputs);
