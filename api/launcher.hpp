@@ -1,5 +1,4 @@
-// Launcher: an OpenCL application asks the model which device runs a kernel launch, and runs it
-// there. Links the runtime and the OpenCL ICD loader only (no LibTorch, no Clang).
+// Launcher: the advisor chooses the device for a kernel launch, the runtime runs it there.
 #pragma once
 
 #include <cstddef>
@@ -10,9 +9,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "runtime/device_predictor.hpp"
+#include "api/advisor.hpp"
+#include "api/decision.hpp"
+#include "api/device_legality.hpp"
 #include "runtime/devices.hpp"
-#include "runtime/kernel_runner.hpp"
+#include "runtime/launch_arg.hpp"
 
 namespace deeptune::api {
 
@@ -20,88 +21,84 @@ using runtime::LaunchArg;
 
 /// A `const __global` buffer the kernel only reads: copied to the device.
 inline LaunchArg inputBuffer(const void* data, size_t bytes) {
-  return {LaunchArg::Kind::kInput, data, nullptr, bytes, {}};
+  return {LaunchArg::Kind::kInput, data, nullptr, bytes, {}, nullptr};
 }
 /// A `__global` buffer the kernel writes: copied to the device and read back into `data`.
 inline LaunchArg outputBuffer(void* data, size_t bytes) {
-  return {LaunchArg::Kind::kOutput, data, data, bytes, {}};
+  return {LaunchArg::Kind::kOutput, data, data, bytes, {}, nullptr};
+}
+/// The application's own buffer: the launch runs in its context, on one of its devices.
+inline LaunchArg clBuffer(cl_mem buffer) {
+  return {LaunchArg::Kind::kBuffer, nullptr, nullptr, 0, {}, buffer};
 }
 /// `bytes` of `__local` memory per work-group.
 inline LaunchArg localMemory(size_t bytes) {
-  return {LaunchArg::Kind::kLocal, nullptr, nullptr, bytes, {}};
+  return {LaunchArg::Kind::kLocal, nullptr, nullptr, bytes, {}, nullptr};
 }
 /// A scalar or vector argument passed by value (e.g. `cl_float`, `cl_uint`, `cl_float4`).
 template <typename T>
 LaunchArg value(const T& v) {
   static_assert(std::is_trivially_copyable_v<T>, "kernel values must be plain data");
-  LaunchArg arg{LaunchArg::Kind::kValue, nullptr, nullptr, sizeof(T), {}};
+  LaunchArg arg{LaunchArg::Kind::kValue, nullptr, nullptr, sizeof(T), {}, nullptr};
   arg.value.resize(sizeof(T));
   std::memcpy(arg.value.data(), &v, sizeof(T));
   return arg;
 }
 
-/// How the launcher reaches the model.
-struct LauncherOptions {
-  std::string model;               ///< devmap model file; empty: the bundled model of `platform`
-  std::string platform = "amd";    ///< bundled model: amd or nvidia
-  std::string deeptuneExecutable;  ///< empty: $DEEPTUNE_EXECUTABLE, beside this program, installed
-  double predictionTimeoutSeconds = 120;  ///< per answer of the prediction service
-};
-
-/// Where a launch runs, and why.
-struct LaunchDecision {
-  std::string kernel;
-  std::string predicted;       ///< the model's choice: "CPU" or "GPU"
-  double probability = 0;      ///< the model's probability of `predicted`
-  bool cached = false;         ///< the decision came from the cache (the model was not asked)
-  uint64_t transferBytes = 0;  ///< what the model was told the launch moves
-  size_t wgsize = 0;           ///< the work-group size the model was told and the launch uses
-                               ///< (a default one is halved if the device allows less)
-  runtime::DeviceInfo device;  ///< the device that runs it
-  std::string note;            ///< empty, or why `device` is not of the predicted type
-};
-
 /// A finished launch: the decision and the time of its parts on the device.
 struct LaunchResult {
-  LaunchDecision decision;
+  Decision decision;
   double h2dMs = 0, kernelMs = 0, d2hMs = 0;
 };
 
-/// Chooses the device for kernel launches with a DeepTune model and runs them there. Decisions
-/// are cached by (source hash, kernel, transfer, work-group size); the model runs in a separate
-/// prediction-service process (`deeptune __predict-server`), because an OpenCL driver with its own
-/// LLVM (PoCL) cannot share a process with the rewriter's Clang. When the machine has no device of
-/// the predicted type, the launch runs on the first device of the other type and says so in
-/// `note`. Not thread-safe.
+/// Chooses the device of kernel launches with an Advisor (in this process by default) and runs
+/// them there. With host data (inputBuffer, outputBuffer) the candidates are all the machine's
+/// devices, each in a context of the launcher's; with the application's cl_mem buffers
+/// (clBuffer) they are the devices of the buffers' context, and the launch runs in that
+/// context. A model that cannot answer falls back (Decision::fallback). Not thread-safe (the
+/// advisor it holds is).
 class Launcher {
  public:
-  /// Starts the prediction service, then opens OpenCL. Throws runtime::RuntimeError when the
-  /// service or the model cannot be started or the machine has no OpenCL device.
-  explicit Launcher(const LauncherOptions& options = {});
-  /// With another decision maker (a test stand-in, an in-process model).
-  explicit Launcher(std::unique_ptr<runtime::DevicePredictor> predictor);
+  /// Throws runtime::RuntimeError when the machine has no OpenCL device (a model that cannot
+  /// load is not an error: decisions fall back).
+  explicit Launcher(AdvisorOptions options = {});
+  /// With another model runner (a test stand-in, a model of the user's own kind).
+  Launcher(std::unique_ptr<DeviceModel> model, AdvisorOptions options = {});
   ~Launcher();
   Launcher(Launcher&&) noexcept;
   Launcher& operator=(Launcher&&) noexcept;
 
-  /// The decision for running `kernel` of `source` over `globalSize` work-items in groups of
-  /// `localSize` (0: the largest power of two up to 256 that divides globalSize) with `args`.
-  /// `buildOptions` are the program's clBuildProgram options: their -D/-I reach the model's
-  /// rewriter (relative -I folders from the current folder), all of them the device's build.
-  LaunchDecision choose(const std::string& source, const std::string& kernel,
-                        const std::vector<LaunchArg>& args, size_t globalSize, size_t localSize = 0,
-                        const std::string& buildOptions = "");
+  /// The decision for running `kernel` of `source` over `range` with `args`. `buildOptions`
+  /// are the program's clBuildProgram options: their -D/-I reach the model's rewriter
+  /// (relative -I folders from the current folder), all of them the device's build. Throws
+  /// std::invalid_argument for a malformed range or one no candidate can run.
+  Decision choose(const std::string& source, const std::string& kernel,
+                  const std::vector<LaunchArg>& args, const NDRange& range,
+                  const std::string& buildOptions = "");
 
   /// choose(), then runs the kernel on that device; outputs are in the caller's buffers when it
-  /// returns. Throws runtime::RuntimeError (build error, wrong arguments, OpenCL failure).
+  /// returns. A local size the kernel cannot run on that device (CL_KERNEL_WORK_GROUP_SIZE)
+  /// moves it to another candidate, with a note. Throws runtime::RuntimeError (build error,
+  /// wrong arguments, OpenCL failure).
+  LaunchResult launch(const std::string& source, const std::string& kernel,
+                      const std::vector<LaunchArg>& args, const NDRange& range,
+                      const std::string& buildOptions = "");
+
+  /// 1-D forms: `localSize` 0 is the largest power of two up to 256 that divides globalSize,
+  /// halved at launch while it exceeds what the kernel allows on the device.
+  Decision choose(const std::string& source, const std::string& kernel,
+                  const std::vector<LaunchArg>& args, size_t globalSize, size_t localSize = 0,
+                  const std::string& buildOptions = "");
   LaunchResult launch(const std::string& source, const std::string& kernel,
                       const std::vector<LaunchArg>& args, size_t globalSize, size_t localSize = 0,
                       const std::string& buildOptions = "");
 
   /// The machine's OpenCL devices.
   const std::vector<runtime::DeviceInfo>& devices() const;
-  /// How many times the model was asked (decisions not served from the cache).
+  /// How many decisions asked the model (not served from the cache).
   size_t predictions() const;
+  /// The advisor it decides with.
+  Advisor& advisor();
 
  private:
   struct Impl;

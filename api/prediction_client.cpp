@@ -3,9 +3,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
+#include "api/library_paths.hpp"
 #include "runtime/line_record.hpp"
 #include "runtime/runtime_error.hpp"
 #include "runtime/subprocess.hpp"
@@ -48,14 +50,13 @@ PredictionClient::PredictionClient(const std::vector<std::string>& serverCommand
 
 PredictionClient::~PredictionClient() = default;
 
-runtime::DeviceChoice PredictionClient::predictDevice(const std::string& source,
-                                                      const std::string& kernel,
-                                                      uint64_t transferBytes, size_t wgsize,
-                                                      const std::string& buildOptions) {
+Decision PredictionClient::predictDevice(const std::string& source, const std::string& kernel,
+                                         uint64_t transferBytes, size_t wgsize,
+                                         const std::string& buildOptions) {
   impl_->server.writeLine(runtime::encodeRecord({"predict", kernel, std::to_string(transferBytes),
                                                  std::to_string(wgsize), source, buildOptions}));
   const std::vector<std::string> fields = answer(impl_->server, impl_->timeoutSeconds);
-  if (fields[0] != "ok" || fields.size() != 4) {
+  if (fields[0] != "ok" || fields.size() != 5) {
     throw RuntimeError("prediction service: malformed answer '" + fields[0] + "'");
   }
   // The service is another process: check what it says before acting on it.
@@ -67,7 +68,12 @@ runtime::DeviceChoice PredictionClient::predictDevice(const std::string& source,
   if (end == fields[3].c_str() || *end != '\0' || !(probability >= 0.0 && probability <= 1.0)) {
     throw RuntimeError("prediction service: probability '" + fields[3] + "' is not in [0, 1]");
   }
-  return runtime::DeviceChoice{fields[1], fields[2], probability};
+  Decision decision;
+  decision.kernel = fields[1];
+  decision.deviceType = fields[2];
+  decision.probability = probability;
+  decision.normalizedHash = std::strtoull(fields[4].c_str(), nullptr, 16);
+  return decision;
 }
 
 std::string findDeeptuneExecutable(const std::string& explicitPath) {
@@ -79,8 +85,17 @@ std::string findDeeptuneExecutable(const std::string& explicitPath) {
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) candidates.push_back(self.parent_path() / "deeptune");
-    candidates.push_back(fs::path(DEEPTUNE_INSTALLED_CLI));
-    candidates.push_back(fs::path(DEEPTUNE_BUILT_CLI));
+    const fs::path bin = installedBinDir();
+    if (!bin.empty()) candidates.push_back(bin / "deeptune");
+    if (const char* path = std::getenv("PATH")) {
+      std::string folders = path;
+      for (size_t start = 0; start <= folders.size();) {
+        const size_t end = std::min(folders.find(':', start), folders.size());
+        if (end > start)
+          candidates.push_back(fs::path(folders.substr(start, end - start)) / "deeptune");
+        start = end + 1;
+      }
+    }
   }
   std::string looked;
   for (const fs::path& candidate : candidates) {

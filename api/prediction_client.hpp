@@ -5,25 +5,26 @@
 #include <string>
 #include <vector>
 
-#include "runtime/device_predictor.hpp"
+#include "api/device_model.hpp"
 
 namespace deeptune::api {
 
-/// Starts `deeptune __predict-server` (argv as given, e.g. {"/usr/bin/deeptune",
-/// "__predict-server", "--platform", "amd"}) and asks it for each decision over one-line
-/// records. Throws runtime::RuntimeError when the service does not start, reports an error, or
-/// does not answer within `timeoutSeconds`.
-class PredictionClient : public runtime::DevicePredictor {
+/// The out-of-process model runner: starts `deeptune __predict-server` (argv as given, e.g.
+/// {"/usr/bin/deeptune", "__predict-server", "--platform", "amd"}) and asks it for each decision
+/// over one-line records. For OpenCL drivers that load an LLVM other than the rewriter's, which
+/// cannot share a process with it. Throws runtime::RuntimeError when the service does not start,
+/// reports an error, or does not answer within `timeoutSeconds`.
+class PredictionClient : public DeviceModel {
  public:
   PredictionClient(const std::vector<std::string>& serverCommand, double timeoutSeconds);
   ~PredictionClient() override;
 
-  runtime::DeviceChoice predictDevice(const std::string& source, const std::string& kernel,
-                                      uint64_t transferBytes, size_t wgsize,
-                                      const std::string& buildOptions) override;
+  Decision predictDevice(const std::string& source, const std::string& kernel,
+                         uint64_t transferBytes, size_t wgsize,
+                         const std::string& buildOptions) override;
 
   /// The model file the service loaded.
-  const std::string& modelPath() const { return modelPath_; }
+  std::string modelPath() const override { return modelPath_; }
 
  private:
   struct Impl;
@@ -32,8 +33,8 @@ class PredictionClient : public runtime::DevicePredictor {
 };
 
 /// The `deeptune` executable: `explicitPath` if given, else $DEEPTUNE_EXECUTABLE, else `deeptune`
-/// beside this program, else the installed or built one this library was configured with.
-/// Throws runtime::RuntimeError naming the places it looked.
+/// beside this program, else `deeptune` in the bin folder beside this library's lib folder, else
+/// the first on $PATH. Throws runtime::RuntimeError naming the places it looked.
 std::string findDeeptuneExecutable(const std::string& explicitPath);
 
 }  // namespace deeptune::api

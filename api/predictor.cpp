@@ -4,13 +4,12 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-
-#include <unistd.h>
-
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <unordered_map>
 
+#include "api/library_paths.hpp"
 #include "model/deeptune_model.hpp"
 #include "model/model_error.hpp"
 #include "rewriter/normalizer.hpp"
@@ -25,16 +24,11 @@ namespace fs = std::filesystem;
 /// What the network reads for one kernel, cached per (source, kernel).
 struct EncodedKernel {
   std::string kernel;
+  uint64_t hash = 0;  ///< of the token sequence the network reads
   std::vector<int> tokens;
   size_t skipped = 0;
   std::vector<std::string> undeclared;
 };
-
-fs::path executableDir() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path() : exe.parent_path();
-}
 
 /// A model file with what it reads: the vocabulary, a normalizer and the encoded kernels.
 struct LoadedModel {
@@ -73,6 +67,9 @@ struct LoadedModel {
       encoded.tokens =
           tokenizer::preTruncate(encoding.ids, static_cast<size_t>(network.info().maxLength));
       encoded.kernel = chosen.original;
+      encoded.hash =
+          std::hash<std::string>{}(std::string(reinterpret_cast<const char*>(encoded.tokens.data()),
+                                               encoded.tokens.size() * sizeof(int)));
       found = cache.emplace(key, std::move(encoded)).first;
     }
     return found->second;
@@ -94,7 +91,7 @@ Predictor::~Predictor() = default;
 Predictor::Predictor(Predictor&&) noexcept = default;
 Predictor& Predictor::operator=(Predictor&&) noexcept = default;
 
-const std::string& Predictor::modelPath() const { return impl_->modelPath; }
+std::string Predictor::modelPath() const { return impl_->modelPath; }
 
 void checkLaunchSizes(double dsizeBytes, double wgsize) {
   char text[160];
@@ -110,24 +107,41 @@ void checkLaunchSizes(double dsizeBytes, double wgsize) {
   }
 }
 
-DevicePrediction Predictor::predict(const std::string& source, const std::string& fileName,
-                                    const std::string& kernel, double dsizeBytes, double wgsize,
-                                    const data::SourceOptions& options) {
+Decision Predictor::predict(const std::string& source, const std::string& fileName,
+                            const std::string& kernel, double dsizeBytes, double wgsize,
+                            const data::SourceOptions& options) {
   checkLaunchSizes(dsizeBytes, wgsize);
   const EncodedKernel& encoded = impl_->encode(source, fileName, kernel, options);
   model::Example example;
   example.tokens = encoded.tokens;
   example.aux = {static_cast<float>(dsizeBytes), static_cast<float>(wgsize)};
   const std::vector<float> probabilities = impl_->network.predict({example}).front();
-  DevicePrediction prediction;
-  prediction.kernel = encoded.kernel;
+  Decision decision;
+  decision.kernel = encoded.kernel;
   const bool gpu = probabilities[1] > probabilities[0];
-  prediction.device = impl_->network.info().labels[gpu ? 1 : 0];
-  prediction.probability = probabilities[gpu ? 1 : 0];
-  prediction.skippedCharacters = encoded.skipped;
-  prediction.undeclared = encoded.undeclared;
-  prediction.tokens = encoded.tokens.size();
-  return prediction;
+  decision.deviceType = impl_->network.info().labels[gpu ? 1 : 0];
+  decision.probability = probabilities[gpu ? 1 : 0];
+  decision.transferBytes = static_cast<uint64_t>(dsizeBytes);
+  decision.wgsize = static_cast<size_t>(wgsize);
+  decision.skippedCharacters = encoded.skipped;
+  decision.undeclared = encoded.undeclared;
+  decision.tokens = encoded.tokens.size();
+  decision.normalizedHash = encoded.hash;
+  return decision;
+}
+
+uint64_t Predictor::normalizedHash(const std::string& source, const std::string& kernel,
+                                   const std::string& buildOptions) {
+  return impl_
+      ->encode(source, "launch source", kernel, data::sourceOptionsFromBuildFlags(buildOptions))
+      .hash;
+}
+
+Decision Predictor::predictDevice(const std::string& source, const std::string& kernel,
+                                  uint64_t transferBytes, size_t wgsize,
+                                  const std::string& buildOptions) {
+  return predict(source, "launch source", kernel, static_cast<double>(transferBytes),
+                 static_cast<double>(wgsize), data::sourceOptionsFromBuildFlags(buildOptions));
 }
 
 CoarseningPredictor::CoarseningPredictor(const std::string& modelPath)
@@ -164,24 +178,19 @@ FactorPrediction CoarseningPredictor::predict(const std::string& source,
 
 namespace {
 
-/// models/NAME found in $DEEPTUNE_MODELS, beside the installed binary, in the build tree's source
-/// folder or the source folder this build came from.
+/// models/NAME found in $DEEPTUNE_MODELS or in share/deeptune/models beside this library.
 std::string findModelFile(const std::string& name) {
   std::vector<fs::path> candidates;
   if (const char* dir = std::getenv("DEEPTUNE_MODELS")) candidates.push_back(fs::path(dir) / name);
-  const fs::path exeDir = executableDir();
-  if (!exeDir.empty()) {
-    candidates.push_back(exeDir / ".." / "share" / "deeptune" / "models" / name);
-    candidates.push_back(exeDir / ".." / ".." / "models" / name);  // build/bin in the checkout
-  }
-  candidates.push_back(fs::path(DEEPTUNE_SOURCE_MODELS_DIR) / name);
+  const fs::path bundled = bundledModelsDir();
+  if (!bundled.empty()) candidates.push_back(bundled / name);
   std::error_code ec;
   for (const fs::path& candidate : candidates) {
     if (fs::is_regular_file(candidate, ec)) return fs::weakly_canonical(candidate, ec).string();
   }
-  throw model::ModelError("no bundled model '" + name +
-                          "' (looked in $DEEPTUNE_MODELS, ../share/deeptune/models beside the "
-                          "binary, and " DEEPTUNE_SOURCE_MODELS_DIR "); pass --model");
+  throw model::ModelError("no bundled model '" + name + "' (looked in $DEEPTUNE_MODELS and " +
+                          (bundled.empty() ? std::string("nowhere else") : bundled.string()) +
+                          "); pass --model");
 }
 
 std::string lowerCase(std::string text) {

@@ -7,21 +7,11 @@
 #include <utility>
 #include <vector>
 
+#include "api/decision.hpp"
+#include "api/device_model.hpp"
 #include "data/source_options.hpp"
 
 namespace deeptune::api {
-
-/// The device chosen for one kernel launch.
-struct DevicePrediction {
-  std::string kernel;            ///< the kernel's name in the source
-  std::string device;            ///< "CPU" or "GPU"
-  double probability = 0;        ///< the model's probability of `device`
-  size_t skippedCharacters = 0;  ///< characters outside the model's vocabulary (ignored)
-  size_t tokens = 0;             ///< tokens the model read (after truncation)
-  /// Names the source uses but declares nowhere (a host -D or header not given): left as they
-  /// are in the text the model read.
-  std::vector<std::string> undeclared;
-};
 
 /// The meaningful range of a launch's sizes: up to 1 PB moved, work-groups up to 2^20 items.
 constexpr double kMaxTransferBytes = 1e15;
@@ -31,27 +21,38 @@ constexpr double kMaxWorkGroupSize = 1 << 20;
 /// `wgsize` a whole number in [1, kMaxWorkGroupSize] (NaN, infinities, 1e300 and 1.5 are refused).
 void checkLaunchSizes(double dsizeBytes, double wgsize);
 
-/// Predicts the device for OpenCL kernels with a device-mapping model file. The normalized,
-/// encoded kernel is cached by source hash, so repeated launches of a kernel only run the
-/// network. Not thread-safe: one Predictor per thread, and predictors on several threads need a
-/// BLAS that is safe for concurrent calls (model/compute_environment.hpp). Errors are the modules'
-/// own exceptions (rewriter::RewriteError, model::ModelError, tokenizer::VocabError).
-class Predictor {
+/// Predicts the device for OpenCL kernels with a device-mapping model file, in this process. The
+/// normalized, encoded kernel is cached by source hash, so repeated launches of a kernel only run
+/// the network. Not thread-safe: one Predictor per thread, and predictors on several threads need
+/// a BLAS that is safe for concurrent calls (model/compute_environment.hpp). Errors are the
+/// modules' own exceptions (rewriter::RewriteError, model::ModelError, tokenizer::VocabError).
+class Predictor : public DeviceModel {
  public:
   /// Loads and validates `modelPath` (must be a devmap model).
   explicit Predictor(const std::string& modelPath);
-  ~Predictor();
+  ~Predictor() override;
   Predictor(Predictor&&) noexcept;
   Predictor& operator=(Predictor&&) noexcept;
 
   /// Normalizes `source` (named `fileName` in errors, its folder the base of relative includes)
   /// with the host's -D/-I `options`, extracts `kernel` (empty = the only kernel), and predicts
   /// for a launch moving `dsizeBytes` bytes with work-group size `wgsize`.
-  DevicePrediction predict(const std::string& source, const std::string& fileName,
-                           const std::string& kernel, double dsizeBytes, double wgsize,
-                           const data::SourceOptions& options = {});
+  /// Fills the model's part of the Decision (no device: there are no candidates here).
+  Decision predict(const std::string& source, const std::string& fileName,
+                   const std::string& kernel, double dsizeBytes, double wgsize,
+                   const data::SourceOptions& options = {});
 
-  const std::string& modelPath() const;
+  /// DeviceModel: predict() of a launch source (no file name; relative -I folders from the
+  /// current folder) with the -D/-I of `buildOptions`.
+  Decision predictDevice(const std::string& source, const std::string& kernel,
+                         uint64_t transferBytes, size_t wgsize,
+                         const std::string& buildOptions) override;
+
+  /// DeviceModel: the hash of the encoded kernel (the encoding is cached for predictDevice).
+  uint64_t normalizedHash(const std::string& source, const std::string& kernel,
+                          const std::string& buildOptions) override;
+
+  std::string modelPath() const override;
 
  private:
   struct Impl;

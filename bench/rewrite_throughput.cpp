@@ -215,11 +215,11 @@ int run(const Options& options) {
   if (kernels.empty()) throw std::runtime_error(csvPath + ": no src values");
   const double n = static_cast<double>(kernels.size());
 
-  const std::string clang = findTool({"clang-14", "clang"});
-  const std::string clangFormat = findTool({"clang-format-14", "clang-format"});
-  if (clang.empty()) throw std::runtime_error("clang-14 (or clang) not found on PATH");
+  const std::string clang = findTool({"clang-15", "clang"});
+  const std::string clangFormat = findTool({"clang-format-15", "clang-format"});
+  if (clang.empty()) throw std::runtime_error("clang-15 (or clang) not found on PATH");
   if (clangFormat.empty()) {
-    throw std::runtime_error("clang-format-14 (or clang-format) not found on PATH");
+    throw std::runtime_error("clang-format-15 (or clang-format) not found on PATH");
   }
   if (!fs::exists(DEEPTUNE_BENCH_SHIM_HEADER)) {
     throw std::runtime_error(std::string("shim header not found: ") + DEEPTUNE_BENCH_SHIM_HEADER);

@@ -24,8 +24,8 @@ clang::format::FormatStyle paperStyle() {
   return style;
 }
 
-/// clang-format 14 writes a space after a cast to a pointer-to-array type, `(T(*)[13]) b`, where
-/// clang-format 3.9 (the paper's) wrote none; remove it when an operand follows.
+/// clang-format 14 (and 15) writes a space after a cast to a pointer-to-array type, `(T(*)[13]) b`,
+/// where clang-format 3.9 (the paper's) wrote none; remove it when an operand follows.
 std::string undoArrayPointerCastSpace(const std::string& text) {
   static const std::regex cast(R"(\(\*\)(\[[^\]\n]*\])+\) (?=[A-Za-z_0-9(]))");
   std::string output;

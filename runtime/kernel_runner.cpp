@@ -37,6 +37,15 @@ uint64_t LaunchArg::transferBytes(const std::vector<LaunchArg>& args) {
   for (const LaunchArg& arg : args) {
     if (arg.kind == Kind::kInput) total += arg.bytes;
     if (arg.kind == Kind::kOutput) total += 2 * static_cast<uint64_t>(arg.bytes);
+    if (arg.kind == Kind::kBuffer) {
+      size_t bytes = 0;
+      cl_mem_flags flags = 0;
+      ocl::checkError(clGetMemObjectInfo(arg.buffer, CL_MEM_SIZE, sizeof bytes, &bytes, nullptr),
+                      "clGetMemObjectInfo");
+      ocl::checkError(clGetMemObjectInfo(arg.buffer, CL_MEM_FLAGS, sizeof flags, &flags, nullptr),
+                      "clGetMemObjectInfo");
+      total += (flags & CL_MEM_READ_ONLY) ? bytes : 2 * static_cast<uint64_t>(bytes);
+    }
   }
   return total;
 }
@@ -85,22 +94,41 @@ KernelRunner::KernelRunner(int deviceIndex) : impl_(std::make_unique<Impl>()) {
   impl_->queue.emplace(*impl_->context, impl_->id);
 }
 
+KernelRunner::KernelRunner(cl_context context, cl_device_id device)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->id = device;
+  impl_->info = describeDevice(device);
+  impl_->context.emplace(ocl::Context::adopt(context));
+  impl_->queue.emplace(*impl_->context, impl_->id);
+}
+
+size_t KernelRunner::kernelWorkGroupLimit(const std::string& source, const std::string& kernel,
+                                          const std::string& buildOptions) {
+  return impl_->kernel(source, kernel, buildOptions).maxWorkGroupSize(impl_->id);
+}
+
 KernelRunner::~KernelRunner() = default;
 
 const DeviceInfo& KernelRunner::device() const { return impl_->info; }
 
 RunTiming KernelRunner::run(const std::string& source, const std::string& name,
-                            const std::vector<LaunchArg>& args, size_t globalSize, size_t localSize,
-                            bool shrinkToKernel, const std::string& buildOptions) {
-  if (globalSize == 0 || localSize == 0 || globalSize % localSize != 0) {
-    throw RuntimeError("global size " + std::to_string(globalSize) +
-                       " must be a positive multiple of the work-group size " +
-                       std::to_string(localSize));
+                            const std::vector<LaunchArg>& args, const std::vector<size_t>& global,
+                            std::vector<size_t> local, bool shrinkToKernel,
+                            const std::string& buildOptions) {
+  if (global.empty() || global.size() > 3 || (!local.empty() && local.size() != global.size())) {
+    throw RuntimeError("a launch has 1 to 3 global sizes and as many local sizes, or none");
+  }
+  for (size_t d = 0; d < global.size(); ++d) {
+    if (global[d] == 0 || (!local.empty() && (local[d] == 0 || global[d] % local[d] != 0))) {
+      throw RuntimeError("global size " + std::to_string(global[d]) +
+                         " must be a positive multiple of the work-group size " +
+                         (local.empty() ? std::string("") : std::to_string(local[d])));
+    }
   }
   ocl::Kernel kernel = impl_->kernel(source, name, buildOptions);
-  if (shrinkToKernel) {  // halving a divisor of globalSize that is a power of two keeps it one
+  if (shrinkToKernel && local.size() == 1) {  // halving a power-of-two divisor keeps it one
     const size_t allowed = kernel.maxWorkGroupSize(impl_->id);
-    while (localSize > 1 && localSize > allowed) localSize /= 2;
+    while (local[0] > 1 && local[0] > allowed) local[0] /= 2;
   }
   if (kernel.argCount() != args.size()) {
     throw RuntimeError("kernel '" + name + "' takes " + std::to_string(kernel.argCount()) +
@@ -128,6 +156,12 @@ RunTiming KernelRunner::run(const std::string& source, const std::string& name,
         buffers.emplace_back(std::move(buffer), &arg);
         break;
       }
+      case LaunchArg::Kind::kBuffer:
+        if (arg.buffer == nullptr) {
+          throw RuntimeError("argument " + std::to_string(i) + ": a null cl_mem");
+        }
+        kernel.setArg(index, sizeof(cl_mem), &arg.buffer);
+        break;
       case LaunchArg::Kind::kLocal:
         kernel.setArg(index, arg.bytes, nullptr);
         break;
@@ -137,9 +171,11 @@ RunTiming KernelRunner::run(const std::string& source, const std::string& name,
     }
   }
   ocl::Event event;
-  ocl::checkError(clEnqueueNDRangeKernel(queue.get(), kernel.get(), 1, nullptr, &globalSize,
-                                         &localSize, 0, nullptr, event.out()),
-                  "clEnqueueNDRangeKernel");
+  ocl::checkError(
+      clEnqueueNDRangeKernel(queue.get(), kernel.get(), static_cast<cl_uint>(global.size()),
+                             nullptr, global.data(), local.empty() ? nullptr : local.data(), 0,
+                             nullptr, event.out()),
+      "clEnqueueNDRangeKernel");
   event.wait("kernel");
   timing.kernelNs = event.queuedToEndNs();
   for (const auto& [buffer, arg] : buffers) {

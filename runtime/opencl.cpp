@@ -82,6 +82,13 @@ Context::Context(cl_device_id device) {
   checkError(status, "clCreateContext");
 }
 
+Context Context::adopt(cl_context context) {
+  checkError(clRetainContext(context), "clRetainContext");
+  Context shared;
+  shared.handle_ = Handle<cl_context, clReleaseContext>(context);
+  return shared;
+}
+
 Queue::Queue(const Context& context, cl_device_id device) {
   cl_int status = CL_SUCCESS;
   handle_ = Handle<cl_command_queue, clReleaseCommandQueue>(

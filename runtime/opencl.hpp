@@ -65,9 +65,12 @@ T deviceValue(cl_device_id device, cl_device_info what) {
 class Context {
  public:
   explicit Context(cl_device_id device);
+  /// Shares an application's context: retains it (released by the destructor).
+  static Context adopt(cl_context context);
   cl_context get() const { return handle_.get(); }
 
  private:
+  Context() = default;
   Handle<cl_context, clReleaseContext> handle_;
 };
 

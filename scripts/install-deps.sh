@@ -7,7 +7,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends \
   build-essential cmake pkg-config \
-  libclang-cpp14-dev libclang-14-dev llvm-14-dev libclc-14-dev clang-14 clang-format-14 \
+  libclang-cpp15-dev libclang-15-dev llvm-15-dev libclc-15-dev clang-15 clang-format-15 \
   libtorch-dev libopenblas0-pthread \
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
   libboost-program-options-dev catch2 nlohmann-json3-dev

@@ -117,7 +117,7 @@ TEST_CASE("cli predict finds the bundled models from any folder, built or instal
       "cmake --install '" + deeptune::test::binaryDir() + "' --prefix '" + prefix + "' >/dev/null";
   REQUIRE(std::system(install.c_str()) == 0);
   const std::pair<std::string, std::string> binaries[] = {
-      {deeptune::test::cliPath(), "/models/devmap-amd.model"},
+      {deeptune::test::cliPath(), "/share/deeptune/models/devmap-amd.model"},
       {prefix + "/bin/deeptune", prefix + "/share/deeptune/models/devmap-amd.model"}};
   for (const auto& [binary, modelPath] : binaries) {
     const std::string output = (dir.path / "out.txt").string();

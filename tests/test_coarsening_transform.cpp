@@ -100,7 +100,7 @@ TEST_CASE("coarsening the paper's kernels: refused with a reason, or compilable 
       const auto coarsened = normalizer.coarsen(source, "paper.cl", "", 4);
       const std::string file = dir.file("k" + std::to_string(accepted) + ".cl", coarsened.source);
       INFO(coarsened.source);
-      CHECK(std::system(("clang-14 -x cl -cl-std=CL1.2 -Xclang -finclude-default-header "
+      CHECK(std::system(("clang-15 -x cl -cl-std=CL1.2 -Xclang -finclude-default-header "
                          "-fsyntax-only -w '" +
                          file + "'")
                             .c_str()) == 0);

@@ -99,7 +99,7 @@ TEST_CASE("corpus: every expected text compiles with Clang for OpenCL 1.2", "[re
   for (const fs::path& dir : corpusCases()) {
     INFO(dir.filename().string());
     const std::string command =
-        "clang-14 -x cl -cl-std=CL1.2 -Xclang -finclude-default-header "
+        "clang-15 -x cl -cl-std=CL1.2 -Xclang -finclude-default-header "
         "-fsyntax-only '" +
         (dir / "expected.cl").string() + "' 2>&1";
     CHECK(std::system(command.c_str()) == 0);

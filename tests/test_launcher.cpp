@@ -1,51 +1,74 @@
 // Launcher tests on PoCL: results reach the caller, decisions are cached, a missing device type
-// falls back with a note, errors are clear; and the real prediction service end to end.
+// runs elsewhere with a note, the application's cl_mem buffers and 2-D ranges, the fallback, the
+// real model in this process beside PoCL, and the out-of-process prediction service.
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "api/launcher.hpp"
-#include "api/prediction_client.hpp"
 #include "runtime/runtime_error.hpp"
 #include "tests/cli_runner.hpp"
+#include "tests/scratch_dir.hpp"
 #include "tests/test_paths.hpp"
 
 using Catch::Matchers::Contains;
+using deeptune::api::Decision;
 using deeptune::api::inputBuffer;
 using deeptune::api::LaunchArg;
 using deeptune::api::Launcher;
 using deeptune::api::outputBuffer;
 using deeptune::api::value;
-using deeptune::runtime::DeviceChoice;
 using deeptune::runtime::RuntimeError;
+using deeptune::test::ScratchDir;
 
 namespace {
 
-/// A stand-in for the model: always the same device; records what it was asked.
-class FixedPredictor : public deeptune::runtime::DevicePredictor {
+/// A stand-in for the model: always the same device type; records what it was asked.
+class FixedModel : public deeptune::api::DeviceModel {
  public:
   struct Log {
     int calls = 0;
     uint64_t transfer = 0;
     size_t wgsize = 0;
   };
-  FixedPredictor(std::string device, Log& log) : device_(std::move(device)), log_(log) {}
-  DeviceChoice predictDevice(const std::string&, const std::string& kernel, uint64_t transfer,
-                             size_t wgsize, const std::string&) override {
+  FixedModel(std::string device, Log& log) : device_(std::move(device)), log_(log) {}
+  Decision predictDevice(const std::string&, const std::string& kernel, uint64_t transfer,
+                         size_t wgsize, const std::string&) override {
     ++log_.calls;
     log_.transfer = transfer;
     log_.wgsize = wgsize;
-    return {kernel, device_, 0.75};
+    Decision d;
+    d.kernel = kernel;
+    d.deviceType = device_;
+    d.probability = 0.75;
+    return d;
   }
+  std::string modelPath() const override { return "fixed"; }
 
  private:
   std::string device_;
   Log& log_;
 };
 
+std::unique_ptr<FixedModel> fixedModel(const std::string& device, FixedModel::Log& log) {
+  return std::make_unique<FixedModel>(device, log);
+}
+
 std::string saxpySource() {
   return deeptune::test::readWholeFile(deeptune::test::sourceDir() + "/kernels/saxpy.cl");
+}
+
+const deeptune::runtime::DeviceInfo& deviceOf(const Launcher& launcher, const Decision& d) {
+  for (const auto& info : launcher.devices()) {
+    if (info.id == d.device) return info;
+  }
+  FAIL("the decision's device is not one of the machine's");
+  return launcher.devices().front();
 }
 
 bool machineHas(const Launcher& launcher, const std::string& type) {
@@ -75,13 +98,14 @@ deeptune::api::LaunchResult runSaxpy(Launcher& launcher, const std::string& sour
 
 TEST_CASE("the launcher runs the kernel on the chosen device and returns its outputs",
           "[launcher]") {
-  FixedPredictor::Log log;
-  Launcher launcher(std::make_unique<FixedPredictor>("CPU", log));
+  FixedModel::Log log;
+  Launcher launcher(fixedModel("CPU", log));
   REQUIRE(machineHas(launcher, "CPU"));  // PoCL
   const auto result = runSaxpy(launcher, saxpySource(), 4096);
-  CHECK(result.decision.predicted == "CPU");
-  CHECK(result.decision.device.type == "CPU");
+  CHECK(result.decision.deviceType == "CPU");
+  CHECK(deviceOf(launcher, result.decision).type == "CPU");
   CHECK(result.decision.note.empty());
+  CHECK_FALSE(result.decision.fallback);
   CHECK(result.decision.kernel == "saxpy");
   // The paper's transfer rule: x copied in (once), y in and back (twice).
   CHECK(result.decision.transferBytes == 4096 * 4 * 3);
@@ -92,8 +116,8 @@ TEST_CASE("the launcher runs the kernel on the chosen device and returns its out
 }
 
 TEST_CASE("decisions are cached by source hash, kernel and launch sizes", "[launcher]") {
-  FixedPredictor::Log log;
-  Launcher launcher(std::make_unique<FixedPredictor>("CPU", log));
+  FixedModel::Log log;
+  Launcher launcher(fixedModel("CPU", log));
   const std::string source = saxpySource();
   CHECK_FALSE(runSaxpy(launcher, source, 1024).decision.cached);
   CHECK(runSaxpy(launcher, source, 1024).decision.cached);
@@ -107,22 +131,22 @@ TEST_CASE("decisions are cached by source hash, kernel and launch sizes", "[laun
 }
 
 TEST_CASE("a predicted device type the machine lacks runs elsewhere, with a note", "[launcher]") {
-  FixedPredictor::Log log;
-  Launcher launcher(std::make_unique<FixedPredictor>("GPU", log));
+  FixedModel::Log log;
+  Launcher launcher(fixedModel("GPU", log));
   const auto result = runSaxpy(launcher, saxpySource(), 512);
-  CHECK(result.decision.predicted == "GPU");
+  CHECK(result.decision.deviceType == "GPU");
   if (machineHas(launcher, "GPU")) {
-    CHECK(result.decision.device.type == "GPU");
+    CHECK(deviceOf(launcher, result.decision).type == "GPU");
     CHECK(result.decision.note.empty());
   } else {
-    CHECK(result.decision.device.type == "CPU");
-    CHECK_THAT(result.decision.note, Contains("no GPU device on this machine"));
+    CHECK(deviceOf(launcher, result.decision).type == "CPU");
+    CHECK_THAT(result.decision.note, Contains("no GPU among the candidate devices"));
   }
 }
 
 TEST_CASE("launch errors are clear", "[launcher]") {
-  FixedPredictor::Log log;
-  Launcher launcher(std::make_unique<FixedPredictor>("CPU", log));
+  FixedModel::Log log;
+  Launcher launcher(fixedModel("CPU", log));
   std::vector<float> x(64), y(64);
   const std::vector<LaunchArg> args = {inputBuffer(x.data(), 256), outputBuffer(y.data(), 256),
                                        value<float>(1.0f), value<int32_t>(64)};
@@ -134,34 +158,108 @@ TEST_CASE("launch errors are clear", "[launcher]") {
   CHECK_THROWS_WITH(launcher.launch(saxpySource(), "saxpy", {args[0], args[1]}, 64),
                     Contains("takes 4 arguments, the launch gives 2"));
   CHECK_THROWS_WITH(launcher.launch(saxpySource(), "saxpy", args, 64, 48),
-                    Contains("multiple of the work-group size"));
+                    Contains("not a multiple of the local size"));
+  // A work-group no device allows is refused before the model is asked.
+  const int calls = log.calls;
+  CHECK_THROWS_WITH(launcher.launch(saxpySource(), "saxpy", args, {{1 << 20}, {1 << 20}}),
+                    Contains("no candidate device can run this range"));
+  CHECK(log.calls == calls);
 }
 
-TEST_CASE("the prediction service answers with the bundled model", "[launcher][service]") {
-  deeptune::api::LauncherOptions options;
-  options.deeptuneExecutable = deeptune::test::cliPath();
-  Launcher launcher(options);
-  const auto result = runSaxpy(launcher, saxpySource(), 4096);
-  CHECK(result.decision.kernel == "saxpy");
-  CHECK((result.decision.predicted == "CPU" || result.decision.predicted == "GPU"));
-  CHECK(result.decision.probability >= 0.5);
-  CHECK(result.decision.probability <= 1.0);
-  CHECK(runSaxpy(launcher, saxpySource(), 4096).decision.cached);
+TEST_CASE("the launcher runs 2-D ranges on the application's own cl_mem buffers", "[launcher]") {
+  FixedModel::Log log;
+  Launcher launcher(fixedModel("CPU", log));
+  // The application's context and buffers, on the machine's first device.
+  cl_device_id device = launcher.devices().front().id;
+  cl_int status = CL_SUCCESS;
+  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
+  REQUIRE(status == CL_SUCCESS);
+  const int width = 64, height = 32;
+  std::vector<float> host(width * height);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<float>(i);
+  const size_t bytes = host.size() * sizeof(float);
+  cl_mem in =
+      clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host.data(), &status);
+  REQUIRE(status == CL_SUCCESS);
+  cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &status);
+  REQUIRE(status == CL_SUCCESS);
+  const std::string transpose =
+      "__kernel void transpose(__global const float* in, __global float* out, const int w,\n"
+      "                        const int h) {\n"
+      "  const int x = get_global_id(0);\n  const int y = get_global_id(1);\n"
+      "  out[x * h + y] = in[y * w + x];\n}\n";
+  const auto result = launcher.launch(transpose, "transpose",
+                                      {deeptune::api::clBuffer(in), deeptune::api::clBuffer(out),
+                                       value<int32_t>(width), value<int32_t>(height)},
+                                      {{width, height}, {8, 4}});
+  CHECK(result.decision.device == device);
+  CHECK(result.decision.wgsize == 32);
+  CHECK(result.decision.transferBytes == bytes + 2 * bytes);  // read-only once, the other twice
+  std::vector<float> back(host.size());
+  cl_command_queue queue = clCreateCommandQueue(context, device, 0, &status);
+  REQUIRE(status == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, bytes, back.data(), 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) REQUIRE(back[x * height + y] == host[y * width + x]);
+  }
+  // A 3-D range with the driver's choice of local size runs too.
+  CHECK_NOTHROW(launcher.launch(transpose, "transpose",
+                                {deeptune::api::clBuffer(in), deeptune::api::clBuffer(out),
+                                 value<int32_t>(width), value<int32_t>(height)},
+                                {{width, height, 1}}));
+  clReleaseCommandQueue(queue);
+  clReleaseMemObject(out);
+  clReleaseMemObject(in);
+  clReleaseContext(context);
+}
+
+TEST_CASE("a missing or corrupt model makes the launcher fall back, flagged", "[launcher]") {
+  ScratchDir dir("deeptune-launcher-fallback");
+  const std::string corrupt = (dir.path / "corrupt.model").string();
+  std::ofstream(corrupt) << "not a model at all";
+  for (const std::string& model : {corrupt, (dir.path / "absent.model").string()}) {
+    deeptune::api::AdvisorOptions options;
+    options.model = model;
+    Launcher launcher(options);
+    CHECK_THAT(launcher.advisor().modelProblem(), Contains(model));
+    const auto result = runSaxpy(launcher, saxpySource(), 1024);  // still runs, and right
+    CHECK(result.decision.fallback);
+    CHECK_THAT(result.decision.reason, Contains("model unavailable") && Contains(model));
+    CHECK(result.decision.deviceType == "CPU");  // 12 KiB moved: the fallback says CPU
+    CHECK(result.decision.probability == 0);
+    CHECK(runSaxpy(launcher, saxpySource(), 1024).decision.cached);
+  }
+}
+
+TEST_CASE("the bundled model runs in the launcher's process beside PoCL", "[launcher][model]") {
+  // Clang 15 (the rewriter) and PoCL's LLVM 15 share this process: build, run, rewrite, run.
+  Launcher launcher;
+  CHECK(launcher.advisor().modelProblem().empty());
+  for (int round = 0; round < 2; ++round) {
+    const auto result = runSaxpy(launcher, saxpySource() + std::string(round, '\n'), 4096);
+    CHECK_FALSE(result.decision.fallback);
+    CHECK(result.decision.kernel == "saxpy");
+    CHECK((result.decision.deviceType == "CPU" || result.decision.deviceType == "GPU"));
+    CHECK(result.decision.probability >= 0.5);
+    CHECK(result.decision.probability <= 1.0);
+    CHECK(result.decision.tokens > 10);
+    // The second source differs only in layout: it normalizes alike and shares the decision.
+    CHECK(result.decision.cached == (round == 1));
+  }
   CHECK(launcher.predictions() == 1);
-  // A source the rewriter rejects is an error; the service stays usable.
+  // A source the rewriter rejects falls back with the rewriter's reason, and is not thrown.
   std::vector<float> x(64);
-  CHECK_THROWS_WITH(launcher.choose("int x = ;", "k", {outputBuffer(x.data(), 256)}, 64),
-                    Contains("launch source"));
-  CHECK(runSaxpy(launcher, saxpySource(), 128).decision.probability >= 0.5);
+  const Decision bad = launcher.choose("int x = ;", "k", {outputBuffer(x.data(), 256)}, 64);
+  CHECK(bad.fallback);
+  CHECK_THAT(bad.reason, Contains("launch source"));
 }
 
 TEST_CASE("the program's build options reach the model and the device build",
-          "[launcher][service][source-options]") {
-  // The kernel means something only with the host's -D: the service's rewriter must read it
-  // (else the model sees an undefined name) and the device's build must get it.
-  deeptune::api::LauncherOptions options;
-  options.deeptuneExecutable = deeptune::test::cliPath();
-  Launcher launcher(options);
+          "[launcher][model][source-options]") {
+  // The kernel means something only with the host's -D: the rewriter must read it (else the
+  // model sees an undefined name) and the device's build must get it.
+  Launcher launcher;
   const std::string source =
       "__kernel void scaled(__global float* a) {\n  a[get_global_id(0)] *= FACTOR;\n}\n";
   std::vector<float> a(256, 1.0f);
@@ -169,25 +267,35 @@ TEST_CASE("the program's build options reach the model and the device build",
       launcher.launch(source, "scaled", {outputBuffer(a.data(), a.size() * sizeof(float))},
                       a.size(), 0, "-cl-mad-enable -DFACTOR=3.0f");
   CHECK(result.decision.kernel == "scaled");
+  CHECK(result.decision.undeclared.empty());
   for (float v : a) REQUIRE(v == 3.0f);
-  // Other options are a different program: asked and built again, and without the -D the device
-  // build fails with the compiler's message.
+  // Without the -D the device build fails with the compiler's message.
   CHECK_THROWS_WITH(launcher.launch(source, "scaled",
                                     {outputBuffer(a.data(), a.size() * sizeof(float))}, a.size()),
                     Contains("does not build") && Contains("FACTOR"));
-  CHECK(launcher.predictions() == 2);
-  // A malformed -D is refused by the service with its reason.
-  CHECK_THROWS_WITH(
-      launcher.choose(source, "scaled", {outputBuffer(a.data(), a.size() * sizeof(float))},
-                      a.size(), 0, "-D 9=1"),
-      Contains("expected NAME or NAME=VALUE"));
+  // A malformed -D falls back with the reason.
+  const Decision bad = launcher.choose(
+      source, "scaled", {outputBuffer(a.data(), a.size() * sizeof(float))}, a.size(), 0, "-D 9=1");
+  CHECK(bad.fallback);
+  CHECK_THAT(bad.reason, Contains("expected NAME or NAME=VALUE"));
 }
 
-TEST_CASE("a prediction service that cannot load its model is a clear error", "[launcher]") {
-  deeptune::api::LauncherOptions options;
+TEST_CASE("the out-of-process prediction service answers with the bundled model",
+          "[launcher][service]") {
+  deeptune::api::AdvisorOptions options;
+  options.outOfProcess = true;
   options.deeptuneExecutable = deeptune::test::cliPath();
-  options.model = "/nonexistent/devmap.model";
-  CHECK_THROWS_WITH(Launcher(options), Contains("/nonexistent/devmap.model"));
+  Launcher launcher(options);
+  CHECK(launcher.advisor().modelProblem().empty());
+  const auto result = runSaxpy(launcher, saxpySource(), 4096);
+  CHECK_FALSE(result.decision.fallback);
+  CHECK(result.decision.kernel == "saxpy");
+  CHECK(result.decision.probability >= 0.5);
+  CHECK(runSaxpy(launcher, saxpySource(), 4096).decision.cached);
+  CHECK(launcher.predictions() == 1);
+  // A service that cannot start is a fallback with its reason, not an exception.
   options.deeptuneExecutable = "/nonexistent/deeptune";
-  CHECK_THROWS_AS(Launcher(options), RuntimeError);
+  Launcher without(options);
+  CHECK_THAT(without.advisor().modelProblem(), Contains("/nonexistent/deeptune"));
+  CHECK(runSaxpy(without, saxpySource(), 256).decision.fallback);
 }

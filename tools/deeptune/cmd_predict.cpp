@@ -110,19 +110,19 @@ int runPredict(const Args& args) {
   if (modelPath.empty()) modelPath = api::findBundledModel(platform.empty() ? "amd" : platform);
   const std::string source = readFile(input);
   api::Predictor predictor(modelPath);
-  const api::DevicePrediction prediction =
+  const api::Decision prediction =
       predictor.predict(source, input, kernel, dsize, wgsize, sourceOptions);
   if (vm.count("json")) {
     nlohmann::json result = readingFields(input, prediction.kernel, modelPath, prediction.tokens,
                                           prediction.skippedCharacters, prediction.undeclared);
-    result["device"] = prediction.device;
+    result["device"] = prediction.deviceType;
     result["probability"] = prediction.probability;
     result["dsize"] = dsize;
     result["wgsize"] = wgsize;
     std::cout << result.dump() << "\n";
   } else {
-    std::printf("%s: %s (probability %.2f)\n", prediction.kernel.c_str(), prediction.device.c_str(),
-                prediction.probability);
+    std::printf("%s: %s (probability %.2f)\n", prediction.kernel.c_str(),
+                prediction.deviceType.c_str(), prediction.probability);
     printReadingNotes(input, prediction.undeclared, prediction.skippedCharacters);
   }
   return kExitOk;

@@ -1,4 +1,5 @@
 // deeptune __predict-server: answers the launcher's device questions over stdin/stdout records.
+#include <cstdio>
 #include <iostream>
 #include <string>
 
@@ -24,9 +25,9 @@ int runPredictServer(const Args& args) {
   if (!parseOptions(args,
                     "usage: deeptune __predict-server [--model M | --platform amd|nvidia]\n\n"
                     "The launcher library's prediction service (not for people): reads one\n"
-                    "request record per line on stdin (predict, kernel, transfer, wgsize, source;\n"
-                    "TAB-separated, escaped) and answers `ok kernel device probability` or\n"
-                    "`error message` on stdout.",
+                    "request record per line on stdin (predict, kernel, transfer, wgsize, source,\n"
+                    "build options; TAB-separated, escaped) and answers `ok kernel device\n"
+                    "probability normalized-hash` or `error message` on stdout.",
                     options, {}, vm)) {
     return kExitOk;
   }
@@ -47,10 +48,14 @@ int runPredictServer(const Args& args) {
       continue;
     }
     try {
-      const api::DevicePrediction prediction =
+      const api::Decision decision =
           predictor->predict(request[4], "launch source", request[1], std::stod(request[2]),
                              std::stod(request[3]), data::sourceOptionsFromBuildFlags(request[5]));
-      send({"ok", prediction.kernel, prediction.device, std::to_string(prediction.probability)});
+      char hash[24];
+      std::snprintf(hash, sizeof hash, "%llx",
+                    static_cast<unsigned long long>(decision.normalizedHash));
+      send(
+          {"ok", decision.kernel, decision.deviceType, std::to_string(decision.probability), hash});
     } catch (const std::exception& e) {
       send({"error", e.what()});
     }

@@ -175,10 +175,10 @@ int runValidate(const Args& args) {
       throw runtime::RuntimeError("validate: " + input + ":" + result.kernel +
                                   " did not run on any device (" + why + ")");
     }
-    const api::DevicePrediction prediction =
+    const api::Decision prediction =
         predictor.predict(source, input, result.kernel, static_cast<double>(transfer),
                           static_cast<double>(used), sourceOptions);
-    const Verdict verdict = judge(devices, result, prediction.device);
+    const Verdict verdict = judge(devices, result, prediction.deviceType);
     if (std::none_of(result.devices.begin(), result.devices.end(),
                      [](const runtime::Measurement& m) { return m.hasTimings(); })) {
       untimed += (untimed.empty() ? "" : ", ") + result.kernel;
@@ -201,7 +201,7 @@ int runValidate(const Args& args) {
                             {"gsize", gsize},
                             {"wgsize", used},
                             {"transfer", transfer},
-                            {"predicted", prediction.device},
+                            {"predicted", prediction.deviceType},
                             {"probability", prediction.probability},
                             {"devices", deviceRows},
                             {"fastest", verdict.fastest},
@@ -214,7 +214,7 @@ int runValidate(const Args& args) {
     }
     std::printf("%s:%s  gsize %zu, transfer %llu bytes, wgsize %zu\n", input.c_str(),
                 result.kernel.c_str(), gsize, static_cast<unsigned long long>(transfer), used);
-    std::printf("  predicted  %s (probability %.2f)\n", prediction.device.c_str(),
+    std::printf("  predicted  %s (probability %.2f)\n", prediction.deviceType.c_str(),
                 prediction.probability);
     for (size_t i = 0; i < devices.size(); ++i) {
       const runtime::Measurement& m = result.devices[i];

@@ -45,12 +45,12 @@ __kernel void block_sum(__global const float* in, __global float* partial,
 )CL";
 
 void report(const char* what, const deeptune::api::LaunchResult& result) {
-  const deeptune::api::LaunchDecision& d = result.decision;
-  std::printf(
-      "%s: model says %s (probability %.2f%s) for %llu bytes, wgsize %zu; ran on dev%d %s %s\n",
-      what, d.predicted.c_str(), d.probability, d.cached ? ", cached" : "",
-      static_cast<unsigned long long>(d.transferBytes), d.wgsize, d.device.index,
-      d.device.type.c_str(), d.device.name.c_str());
+  const deeptune::api::Decision& d = result.decision;
+  std::printf("%s: %s says %s (probability %.2f%s) for %llu bytes, wgsize %zu; ran on %s\n", what,
+              d.fallback ? "the fallback" : "the model", d.deviceType.c_str(), d.probability,
+              d.cached ? ", cached" : "", static_cast<unsigned long long>(d.transferBytes),
+              d.wgsize, d.deviceName.c_str());
+  if (d.fallback) std::printf("  fallback because: %s\n", d.reason.c_str());
   if (!d.note.empty()) std::printf("  note: %s\n", d.note.c_str());
   std::printf("  time: %.3f ms in, %.3f ms kernel, %.3f ms out\n", result.h2dMs, result.kernelMs,
               result.d2hMs);
@@ -120,11 +120,13 @@ bool reduce(deeptune::api::Launcher& launcher, int count) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  deeptune::api::LauncherOptions options;
+  deeptune::api::AdvisorOptions options;
   int n = 256;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if ((arg == "--model" || arg == "--platform" || arg == "--size") && i + 1 < argc) {
+    if (arg == "--out-of-process") {
+      options.outOfProcess = true;
+    } else if ((arg == "--model" || arg == "--platform" || arg == "--size") && i + 1 < argc) {
       const std::string value = argv[++i];
       if (arg == "--model") options.model = value;
       if (arg == "--platform") options.platform = value;
@@ -132,7 +134,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: deeptune-launch-example [--model M | --platform amd|nvidia] "
-                   "[--size N]\n");
+                   "[--size N] [--out-of-process]\n");
       return 2;
     }
   }

@@ -1,0 +1,235 @@
+// Advisor: legality, the model, the fallback and a thread-safe decision cache.
+#include "api/advisor.hpp"
+
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "api/prediction_client.hpp"
+#include "api/predictor.hpp"
+#include "runtime/devices.hpp"
+
+namespace deeptune::api {
+namespace {
+
+uint64_t combine(uint64_t seed, uint64_t value) {
+  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+}
+
+/// A kernel (by raw or normalized source hash) and the sizes the model is told.
+struct SizeKey {
+  uint64_t kernel = 0;
+  uint64_t transfer = 0;
+  size_t wgsize = 0;
+  bool operator==(const SizeKey& o) const {
+    return kernel == o.kernel && transfer == o.transfer && wgsize == o.wgsize;
+  }
+};
+struct SizeKeyHash {
+  size_t operator()(const SizeKey& k) const {
+    return combine(combine(k.kernel, k.transfer), k.wgsize);
+  }
+};
+
+std::unique_ptr<DeviceModel> openModel(const AdvisorOptions& options) {
+  if (options.outOfProcess) {
+    std::vector<std::string> command = {findDeeptuneExecutable(options.deeptuneExecutable),
+                                        "__predict-server"};
+    if (!options.model.empty()) {
+      command.insert(command.end(), {"--model", options.model});
+    } else {
+      command.insert(command.end(), {"--platform", options.platform});
+    }
+    return std::make_unique<PredictionClient>(command, options.predictionTimeoutSeconds);
+  }
+  return std::make_unique<Predictor>(options.model.empty() ? findBundledModel(options.platform)
+                                                           : options.model);
+}
+
+}  // namespace
+
+struct Advisor::Impl {
+  AdvisorOptions options;
+  std::unique_ptr<DeviceModel> model;
+  std::string modelProblem;
+  mutable std::mutex modelMutex;  ///< one model call at a time (runners need not be thread-safe)
+  mutable std::mutex cacheMutex;
+  std::unordered_map<cl_device_id, DeviceLimits> limits;
+  std::unordered_map<uint64_t, uint64_t> normalizedOf;  ///< raw kernel key -> normalized hash
+  std::unordered_map<SizeKey, Decision, SizeKeyHash> decisions;  ///< by normalized hash
+  std::unordered_map<SizeKey, Decision, SizeKeyHash> fallbacks;  ///< by raw kernel key
+  size_t modelCalls = 0;
+
+  std::vector<DeviceLimits> candidateLimits(const std::vector<cl_device_id>& candidates) {
+    std::vector<DeviceLimits> result;
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      auto found = limits.find(candidates[i]);
+      if (found == limits.end()) {
+        runtime::DeviceInfo info;
+        try {
+          info = runtime::describeDevice(candidates[i]);
+        } catch (const std::exception& e) {
+          throw std::invalid_argument("candidate device " + std::to_string(i) +
+                                      " is not a valid OpenCL device: " + e.what());
+        }
+        DeviceLimits device{info.name, info.type, static_cast<size_t>(info.maxWorkGroupSize),
+                            info.maxWorkItemSizes};
+        found = limits.emplace(candidates[i], std::move(device)).first;
+      }
+      result.push_back(found->second);
+    }
+    return result;
+  }
+
+  /// The fallback's answer for `transfer` bytes.
+  Decision fallback(const std::string& kernel, uint64_t transfer, const std::string& reason) const {
+    Decision decision;
+    decision.kernel = kernel;
+    decision.deviceType = transfer >= options.fallbackGpuBytes ? "GPU" : "CPU";
+    decision.fallback = true;
+    decision.reason = reason;
+    return decision;
+  }
+
+  /// The cached answer for the kernel and sizes, if any.
+  bool lookUp(uint64_t rawKey, const SizeKey& sizes, Decision& out) const {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    auto normalized = normalizedOf.find(rawKey);
+    if (normalized != normalizedOf.end()) {
+      auto found = decisions.find({normalized->second, sizes.transfer, sizes.wgsize});
+      if (found != decisions.end()) {
+        out = found->second;
+        return true;
+      }
+    }
+    auto failed = fallbacks.find(sizes);
+    if (failed == fallbacks.end()) return false;
+    out = failed->second;
+    return true;
+  }
+
+  /// A source not seen before: its normalized hash (a rewrite, serialized with model calls).
+  /// True, with `out`, when another source that normalizes alike has the answer cached.
+  bool lookUpNormalized(const LaunchQuery& query, uint64_t rawKey, const SizeKey& sizes,
+                        Decision& out) {
+    uint64_t hash = 0;
+    {
+      std::lock_guard<std::mutex> lock(modelMutex);
+      if (!model) return false;
+      try {
+        hash = model->normalizedHash(query.source, query.kernel, query.buildOptions);
+      } catch (const std::exception&) {
+        return false;  // predictDevice meets the same error and falls back
+      }
+    }
+    if (hash == 0) return false;
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    normalizedOf.emplace(rawKey, hash);
+    auto found = decisions.find({hash, sizes.transfer, sizes.wgsize});
+    if (found == decisions.end()) return false;
+    out = found->second;
+    return true;
+  }
+
+  /// Asks the model (serialized); a failure becomes the fallback. Stores the answer.
+  Decision ask(const LaunchQuery& query, uint64_t rawKey, const SizeKey& sizes) {
+    Decision decision;
+    {
+      std::lock_guard<std::mutex> lock(modelMutex);
+      if (lookUp(rawKey, sizes, decision)) {  // another thread asked while this one waited
+        decision.cached = true;
+        return decision;
+      }
+      if (!model) {
+        decision = fallback(query.kernel, sizes.transfer, "model unavailable: " + modelProblem);
+      } else {
+        try {
+          ++modelCalls;
+          decision = model->predictDevice(query.source, query.kernel, sizes.transfer, sizes.wgsize,
+                                          query.buildOptions);
+          if (decision.deviceType != "CPU" && decision.deviceType != "GPU") {
+            decision = fallback(query.kernel, sizes.transfer,
+                                "the model answered '" + decision.deviceType + "'");
+          }
+        } catch (const std::exception& e) {
+          decision = fallback(query.kernel, sizes.transfer, e.what());
+        }
+      }
+    }
+    decision.transferBytes = sizes.transfer;
+    decision.wgsize = sizes.wgsize;
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    if (decision.fallback) {
+      fallbacks.emplace(sizes, decision);
+    } else {
+      normalizedOf.emplace(rawKey, decision.normalizedHash);
+      decisions.emplace(SizeKey{decision.normalizedHash, sizes.transfer, sizes.wgsize}, decision);
+    }
+    return decision;
+  }
+};
+
+Advisor::Advisor(AdvisorOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+  try {
+    impl_->model = openModel(impl_->options);
+  } catch (const std::exception& e) {
+    impl_->modelProblem = e.what();
+  }
+}
+
+Advisor::Advisor(std::unique_ptr<DeviceModel> model, AdvisorOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+  impl_->model = std::move(model);
+  if (!impl_->model) impl_->modelProblem = "no model given";
+}
+
+Advisor::~Advisor() = default;
+
+std::string Advisor::modelProblem() const { return impl_->modelProblem; }
+
+size_t Advisor::modelCalls() const {
+  std::lock_guard<std::mutex> lock(impl_->modelMutex);
+  return impl_->modelCalls;
+}
+
+Decision Advisor::advise(const LaunchQuery& query) {
+  checkRange(query.range);
+  if (query.candidates.empty()) throw std::invalid_argument("advise: no candidate devices");
+  // Legality first: refuse before asking the model when no candidate can run the range.
+  const std::vector<DeviceLimits> limits = impl_->candidateLimits(query.candidates);
+  std::string note;
+  if (pickCandidate(limits, query.range, "GPU", note) < 0) throw std::invalid_argument(note);
+
+  const uint64_t transfer = query.transferBytes != 0 || query.args.empty()
+                                ? query.transferBytes
+                                : runtime::LaunchArg::transferBytes(query.args);
+  const size_t wgsize = modelWorkGroupSize(query.range);
+  const std::hash<std::string> hash;
+  const uint64_t rawKey =
+      combine(combine(hash(query.source), hash(query.kernel)), hash(query.buildOptions));
+  const SizeKey sizes{rawKey, transfer, wgsize};
+  Decision decision;
+  if (impl_->lookUp(rawKey, sizes, decision) ||
+      impl_->lookUpNormalized(query, rawKey, sizes, decision)) {
+    decision.cached = true;
+    if (!query.kernel.empty()) decision.kernel = query.kernel;  // a look-alike's name otherwise
+  } else {
+    decision = impl_->ask(query, rawKey, sizes);
+  }
+  const int chosen = pickCandidate(limits, query.range, decision.deviceType, decision.note);
+  decision.device = query.candidates[static_cast<size_t>(chosen)];
+  decision.deviceName = limits[static_cast<size_t>(chosen)].name;
+  if (impl_->options.log) {
+    try {
+      impl_->options.log(decision);
+    } catch (...) {  // a logging failure must not change the launch
+    }
+  }
+  return decision;
+}
+
+}  // namespace deeptune::api

@@ -1,0 +1,79 @@
+// Advisor: an OpenCL application's kernel, candidate devices and sizes -> the device to use.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/decision.hpp"
+#include "api/device_legality.hpp"
+#include "api/device_model.hpp"
+#include "runtime/launch_arg.hpp"
+
+namespace deeptune::api {
+
+/// The fallback, used when the model cannot answer: GPU when a launch moves at least
+/// `fallbackGpuBytes` (CPU below), on the first legal candidate of that type (else any legal
+/// one). 64 MiB is the threshold that does best on the paper's AMD data (docs/embedding.md).
+constexpr uint64_t kDefaultFallbackGpuBytes = uint64_t{64} << 20;
+
+/// How the advisor reaches its model and what it does without one.
+struct AdvisorOptions {
+  std::string model;             ///< devmap model file; empty: the bundled model of `platform`
+  std::string platform = "amd";  ///< bundled model: amd or nvidia
+  /// Ask a `deeptune __predict-server` process instead of running the model in this process:
+  /// needed only with an OpenCL driver that loads an LLVM other than the rewriter's (15).
+  bool outOfProcess = false;
+  std::string deeptuneExecutable;         ///< outOfProcess: empty = $DEEPTUNE_EXECUTABLE or PATH
+  double predictionTimeoutSeconds = 120;  ///< outOfProcess: per answer
+  uint64_t fallbackGpuBytes = kDefaultFallbackGpuBytes;
+  /// Called with every decision (cached ones too), on the thread that asked; must not throw.
+  std::function<void(const Decision&)> log;
+};
+
+/// One launch the application is about to make.
+struct LaunchQuery {
+  std::string source;        ///< the program's OpenCL source
+  std::string kernel;        ///< the kernel's name (empty: the source's only kernel)
+  std::string buildOptions;  ///< the clBuildProgram options (their -D/-I reach the rewriter)
+  std::vector<cl_device_id> candidates;  ///< devices the application can run it on, in order
+  NDRange range;                         ///< 1-3 dimensions, local size optional
+  uint64_t transferBytes = 0;  ///< bytes moved: inputs once, outputs twice (SPEC.md section 4)
+  /// Or the launch's arguments, from which that rule computes transferBytes (when it is 0).
+  std::vector<runtime::LaunchArg> args;
+};
+
+/// Decides the device for kernel launches: legality first (a candidate that cannot run the
+/// range is never chosen), then the model, then the fallback when the model or the rewriter
+/// fails (flagged in the decision, never an exception). Decisions are cached by the normalized
+/// kernel's hash and the launch sizes; the cache and the model are shared by all threads
+/// (advise() is thread-safe; model calls are serialized). The application keeps its context,
+/// queues and buffers: the advisor only reads device properties.
+class Advisor {
+ public:
+  /// Loads the model (in this process, or starts the service). A model that cannot be loaded
+  /// is not an error: every decision then falls back, with the load error as its reason.
+  explicit Advisor(AdvisorOptions options = {});
+  /// With another model runner (a test stand-in, a model of the user's own kind).
+  Advisor(std::unique_ptr<DeviceModel> model, AdvisorOptions options = {});
+  ~Advisor();
+  Advisor(const Advisor&) = delete;
+  Advisor& operator=(const Advisor&) = delete;
+
+  /// The decision for `query`. Throws std::invalid_argument for a malformed range or an empty
+  /// candidate list, and when no candidate can run the range (the note names each one's limit).
+  Decision advise(const LaunchQuery& query);
+
+  /// Why the model is unavailable (every decision falls back), or empty.
+  std::string modelProblem() const;
+  /// How many decisions asked the model (not served from the cache).
+  size_t modelCalls() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace deeptune::api

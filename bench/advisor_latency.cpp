@@ -1,0 +1,130 @@
+// Advisor latency: start-up, the first decision for a new kernel (rewrite, tokenize, model) and a
+// cached decision, each beside a baseline run in the same process (docs/embedding.md).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "api/advisor.hpp"
+#include "api/predictor.hpp"
+#include "data/datasets.hpp"
+#include "runtime/devices.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double percentile(std::vector<double> values, double p) {
+  std::sort(values.begin(), values.end());
+  return values[static_cast<size_t>(p * static_cast<double>(values.size() - 1))];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string dataDir = argc > 1 ? argv[1] : deeptune::data::defaultPaperDataDir();
+  if (argc > 2 || (argc == 2 && std::string(argv[1]).rfind("-", 0) == 0)) {
+    std::fprintf(stderr,
+                 "usage: bench_advisor_latency [DATA_DIR]\n"
+                 "  Advises on every distinct kernel of DATA_DIR/cgo17-amd.csv (the paper's data\n"
+                 "  folder by default) on this machine's OpenCL devices, in one process.\n");
+    return 2;
+  }
+  std::set<std::string> distinct;
+  for (const auto& row : deeptune::data::readDevmapCsv(dataDir + "/cgo17-amd.csv")) {
+    distinct.insert(row.src);
+  }
+  const std::vector<std::string> kernels(distinct.begin(), distinct.end());
+  std::vector<cl_device_id> candidates;
+  for (const auto& d : deeptune::runtime::listDevices()) candidates.push_back(d.id);
+  if (candidates.empty()) {
+    std::fprintf(stderr, "bench_advisor_latency: no OpenCL device\n");
+    return 1;
+  }
+  auto query = [&](const std::string& source) {
+    deeptune::api::LaunchQuery q;
+    q.source = source;
+    q.candidates = candidates;
+    q.range = deeptune::api::NDRange({1 << 20}, {128});
+    q.transferBytes = 1 << 24;
+    return q;
+  };
+
+  // Start-up: model load, then the first decision (the rewriter's PCH and set-up).
+  auto start = Clock::now();
+  deeptune::api::Advisor advisor;
+  const double loadMs = msSince(start);
+  if (!advisor.modelProblem().empty()) {
+    std::fprintf(stderr, "bench_advisor_latency: %s\n", advisor.modelProblem().c_str());
+    return 1;
+  }
+  start = Clock::now();
+  advisor.advise(query("__kernel void warm(__global float* a) { a[get_global_id(0)] = 1.0f; }"));
+  const double firstEverMs = msSince(start);
+
+  // Baseline for a first decision: the predictor alone (rewrite, tokenize, model), same kernels.
+  deeptune::api::Predictor predictor(deeptune::api::findBundledModel("amd"));
+  predictor.predict("__kernel void warm(__global float* a) { a[0] = 1.0f; }", "warm.cl", "", 1, 1);
+  std::vector<double> adviseMs, predictMs, networkMs;
+  size_t fallbacks = 0;
+  for (const std::string& source : kernels) {
+    start = Clock::now();
+    const deeptune::api::Decision d = advisor.advise(query(source));
+    adviseMs.push_back(msSince(start));
+    fallbacks += d.fallback ? 1 : 0;
+    start = Clock::now();
+    try {
+      predictor.predict(source, "kernel.cl", "", 1 << 24, 128);
+    } catch (const std::exception&) {  // the advisor fell back on the same kernel
+    }
+    predictMs.push_back(msSince(start));
+    start = Clock::now();  // the same kernel again, other sizes: the encoding is cached
+    try {
+      predictor.predict(source, "kernel.cl", "", 1 << 20, 64);
+    } catch (const std::exception&) {
+    }
+    networkMs.push_back(msSince(start));
+  }
+
+  // A cached decision, against hashing the source (what any cache keyed by it must do).
+  const int rounds = 200;
+  std::vector<deeptune::api::LaunchQuery> queries;
+  for (const std::string& source : kernels) queries.push_back(query(source));
+  start = Clock::now();
+  size_t cached = 0;
+  for (int r = 0; r < rounds; ++r) {
+    for (const auto& q : queries) cached += advisor.advise(q).cached ? 1 : 0;
+  }
+  const double cachedUs = msSince(start) * 1e3 / static_cast<double>(rounds * queries.size());
+  start = Clock::now();
+  size_t sink = 0;
+  for (int r = 0; r < rounds; ++r) {
+    for (const auto& q : queries) sink += std::hash<std::string>{}(q.source);
+  }
+  const double hashUs = msSince(start) * 1e3 / static_cast<double>(rounds * queries.size());
+
+  std::printf("advisor latency, %zu distinct paper kernels, %zu candidate device(s)\n",
+              kernels.size(), candidates.size());
+  std::printf("  start-up: model load %.0f ms, first decision ever %.0f ms\n", loadMs, firstEverMs);
+  std::printf("  %-34s %9s %9s %9s\n", "", "median", "p90", "max");
+  std::printf("  %-34s %9.2f %9.2f %9.2f ms\n", "first decision, new kernel",
+              percentile(adviseMs, 0.5), percentile(adviseMs, 0.9), percentile(adviseMs, 1.0));
+  std::printf("  %-34s %9.2f %9.2f %9.2f ms\n", "baseline: Predictor::predict",
+              percentile(predictMs, 0.5), percentile(predictMs, 0.9), percentile(predictMs, 1.0));
+  std::printf("  %-34s %9.2f %9.2f %9.2f ms\n", "of which the network (new sizes)",
+              percentile(networkMs, 0.5), percentile(networkMs, 0.9), percentile(networkMs, 1.0));
+  std::printf("  ratio advisor / predictor (median): %.2fx\n",
+              percentile(adviseMs, 0.5) / percentile(predictMs, 0.5));
+  std::printf("  cached decision: %.2f us (baseline: hashing the source %.2f us, ratio %.1fx)\n",
+              cachedUs, hashUs, cachedUs / hashUs);
+  std::printf("  %zu of %zu decisions cached, %zu fallbacks (checksum %zu)\n", cached,
+              rounds * queries.size(), fallbacks, sink % 10);
+  return cached == rounds * queries.size() ? 0 : 1;
+}

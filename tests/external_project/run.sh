@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# ctest: install the build tree to a temporary prefix, build this folder's project against it
+# with find_package(deeptune CONFIG), and run it with no deeptune executable anywhere it looks.
+set -euo pipefail
+build_dir=$1
+here=$(cd "$(dirname "$0")" && pwd)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/deeptune-external.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+cmake --install "$build_dir" --prefix "$scratch/prefix" >/dev/null
+rm -rf "$scratch/prefix/bin"  # the CLI is not needed: prediction runs in the program's process
+for file in lib/cmake/deeptune/deeptuneConfig.cmake lib/cmake/deeptune/deeptuneConfigVersion.cmake \
+            lib/pkgconfig/deeptune.pc include/deeptune/api/advisor.hpp \
+            share/deeptune/models/devmap-amd.model; do
+  found=$(find "$scratch/prefix" -path "*${file#lib/}" | head -1)
+  [ -n "$found" ] || { echo "not installed: $file"; exit 1; }
+done
+cmake -S "$here" -B "$scratch/build" -DCMAKE_PREFIX_PATH="$scratch/prefix" >/dev/null
+cmake --build "$scratch/build" >/dev/null
+# The same program built with pkg-config's flags alone.
+export PKG_CONFIG_PATH=$(dirname "$(find "$scratch/prefix" -name deeptune.pc)")
+# shellcheck disable=SC2046  # the flags are words
+c++ -std=c++17 -o "$scratch/user_app_pc" "$here/main.cpp" $(pkg-config --cflags --libs deeptune)
+cd "$scratch"
+for app in "$scratch/build/user_app" "$scratch/user_app_pc"; do
+  env -u DEEPTUNE_MODELS -u DEEPTUNE_EXECUTABLE PATH=/usr/bin:/bin "$app"
+done

@@ -1,0 +1,192 @@
+// Advisor tests: legality before the model (table-driven and on PoCL), the fallback when the
+// model fails, the decision cache (by source and by normalized kernel), threads, the decision log.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "api/advisor.hpp"
+#include "runtime/devices.hpp"
+
+using Catch::Matchers::Contains;
+using deeptune::api::Advisor;
+using deeptune::api::Decision;
+using deeptune::api::DeviceLimits;
+using deeptune::api::LaunchQuery;
+using deeptune::api::NDRange;
+
+namespace {
+
+/// A model stand-in: answers `device`, or throws when `device` is empty; counts its calls.
+class CountingModel : public deeptune::api::DeviceModel {
+ public:
+  CountingModel(std::string device, std::atomic<int>& calls, uint64_t normalized = 0)
+      : device_(std::move(device)), calls_(calls), normalized_(normalized) {}
+  Decision predictDevice(const std::string&, const std::string& kernel, uint64_t, size_t,
+                         const std::string&) override {
+    ++calls_;
+    if (device_.empty()) throw std::runtime_error("the network exploded");
+    Decision d;
+    d.kernel = kernel;
+    d.deviceType = device_;
+    d.probability = 0.9;
+    d.normalizedHash = normalized_;
+    return d;
+  }
+  uint64_t normalizedHash(const std::string&, const std::string&, const std::string&) override {
+    return normalized_;
+  }
+  std::string modelPath() const override { return "counting"; }
+
+ private:
+  std::string device_;
+  std::atomic<int>& calls_;
+  uint64_t normalized_;
+};
+
+const DeviceLimits kGpu{"gpu0", "GPU", 256, {256, 256, 64}};
+const DeviceLimits kCpu{"cpu0", "CPU", 4096, {4096, 4096, 4096}};
+const DeviceLimits kFlatCpu{"flat", "CPU", 1024, {1024}};  // one dimension only
+
+LaunchQuery saxpyQuery(std::vector<size_t> local = {64}) {
+  LaunchQuery q;
+  q.source = "__kernel void k(__global float* a) { a[get_global_id(0)] += 1.0f; }";
+  q.kernel = "k";
+  for (const auto& d : deeptune::runtime::listDevices()) q.candidates.push_back(d.id);
+  q.range = NDRange({4096}, std::move(local));
+  q.transferBytes = 4096 * 4 * 2;
+  return q;
+}
+
+}  // namespace
+
+TEST_CASE("legality: a candidate that cannot run the range is never chosen", "[advisor]") {
+  struct Case {
+    std::vector<DeviceLimits> candidates;
+    NDRange range;
+    std::string wanted;
+    int expected;
+    std::string note;
+  };
+  const std::vector<Case> cases = {
+      {{kGpu, kCpu}, {{4096}, {256}}, "GPU", 0, ""},
+      {{kGpu, kCpu}, {{4096}, {1024}}, "GPU", 1, "no GPU candidate can run this range"},
+      {{kGpu, kCpu}, {{64, 64}, {32, 32}}, "GPU", 1, "exceeds the device's limit 256"},
+      {{kGpu, kCpu}, {{4096}, {8192}}, "CPU", -1, "no candidate device can run this range"},
+      {{kCpu}, {{4096}}, "GPU", 0, "no GPU among the candidate devices"},
+      {{kFlatCpu, kGpu}, {{8, 8, 8}, {2, 2, 2}}, "CPU", 1, "3 dimensions exceed the device's 1"},
+      {{kGpu}, {{1 << 20}}, "GPU", 0, ""},  // no local size: the driver chooses, always legal
+  };
+  for (const Case& c : cases) {
+    std::string note;
+    INFO(c.note);
+    CHECK(deeptune::api::pickCandidate(c.candidates, c.range, c.wanted, note) == c.expected);
+    if (c.note.empty()) {
+      CHECK(note.empty());
+    } else {
+      CHECK_THAT(note, Contains(c.note));
+    }
+  }
+}
+
+TEST_CASE("malformed ranges are refused", "[advisor]") {
+  CHECK_THROWS_WITH(deeptune::api::checkRange({{}}), Contains("1 to 3 dimensions"));
+  CHECK_THROWS_WITH(deeptune::api::checkRange({{1, 2, 3, 4}}), Contains("1 to 3 dimensions"));
+  CHECK_THROWS_WITH(deeptune::api::checkRange({{64}, {48}}), Contains("not a multiple"));
+  CHECK_THROWS_WITH(deeptune::api::checkRange({{64, 64}, {8}}), Contains("local size has 1"));
+  CHECK_THROWS_WITH(deeptune::api::checkRange({{0}}), Contains("is 0"));
+  CHECK_NOTHROW(deeptune::api::checkRange({{64, 8, 2}, {8, 8, 1}}));
+}
+
+TEST_CASE("the advisor checks legality on the real device before asking the model", "[advisor]") {
+  std::atomic<int> calls{0};
+  Advisor advisor(std::make_unique<CountingModel>("CPU", calls));
+  LaunchQuery query = saxpyQuery();
+  query.range = NDRange({16384}, {8192});  // above PoCL's work-group limit
+  const size_t limit = deeptune::runtime::describeDevice(query.candidates.front()).maxWorkGroupSize;
+  REQUIRE(limit < 8192);
+  CHECK_THROWS_WITH(advisor.advise(query), Contains("no candidate device can run this range"));
+  CHECK(calls == 0);
+  query.range = NDRange({limit * 4}, {limit});
+  const Decision ok = advisor.advise(query);
+  CHECK(ok.device == query.candidates.front());
+  CHECK(ok.wgsize == limit);
+  CHECK(calls == 1);
+  query.candidates.clear();
+  CHECK_THROWS_WITH(advisor.advise(query), Contains("no candidate devices"));
+}
+
+TEST_CASE("a failing model falls back by the documented rule, flagged", "[advisor]") {
+  std::atomic<int> calls{0};
+  Advisor advisor(std::make_unique<CountingModel>("", calls));
+  LaunchQuery query = saxpyQuery();
+  const Decision small = advisor.advise(query);
+  CHECK(small.fallback);
+  CHECK_FALSE(small.cached);
+  CHECK_THAT(small.reason, Contains("the network exploded"));
+  CHECK(small.deviceType == "CPU");
+  CHECK(small.probability == 0);
+  CHECK(small.device == query.candidates.front());
+  query.transferBytes = deeptune::api::kDefaultFallbackGpuBytes;  // from here on: GPU
+  const Decision large = advisor.advise(query);
+  CHECK(large.fallback);
+  CHECK(large.deviceType == "GPU");
+  CHECK(large.device != nullptr);  // on a machine without a GPU: the CPU, with a note
+  // The fallback is cached too: the failing model is not asked again for these sizes.
+  const int before = calls;
+  CHECK(advisor.advise(query).cached);
+  CHECK(calls == before);
+  // No model at all: every decision falls back, with why.
+  Advisor none(nullptr);
+  CHECK_THAT(none.modelProblem(), Contains("no model"));
+  CHECK_THAT(none.advise(saxpyQuery()).reason, Contains("model unavailable"));
+}
+
+TEST_CASE("decisions are cached by source and by normalized kernel", "[advisor]") {
+  std::atomic<int> calls{0};
+  Advisor advisor(std::make_unique<CountingModel>("CPU", calls, /*normalized=*/42));
+  LaunchQuery query = saxpyQuery();
+  CHECK_FALSE(advisor.advise(query).cached);
+  CHECK(advisor.advise(query).cached);
+  CHECK(calls == 1);
+  // Another text of the same normalized kernel: its rewrite is compared, the network not run.
+  query.source += "  // a comment";
+  const Decision lookAlike = advisor.advise(query);
+  CHECK(lookAlike.cached);
+  CHECK(lookAlike.kernel == "k");
+  CHECK(calls == 1);
+  // Other sizes are another decision.
+  query.transferBytes *= 2;
+  CHECK_FALSE(advisor.advise(query).cached);
+  query.range = NDRange({4096}, {128});
+  CHECK_FALSE(advisor.advise(query).cached);
+  CHECK(calls == 3);
+  CHECK(advisor.modelCalls() == 3);
+}
+
+TEST_CASE("the advisor is thread-safe and logs every decision", "[advisor]") {
+  std::atomic<int> calls{0};
+  std::atomic<int> logged{0};
+  deeptune::api::AdvisorOptions options;
+  options.log = [&logged](const Decision& d) {
+    if (d.deviceType == "CPU") ++logged;
+  };
+  Advisor advisor(std::make_unique<CountingModel>("CPU", calls), options);
+  const LaunchQuery query = saxpyQuery();
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 50; ++i) {
+        if (advisor.advise(query).device != query.candidates.front()) ++wrong;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  CHECK(wrong == 0);
+  CHECK(calls == 1);
+  CHECK(logged == 200);
+}

@@ -1,0 +1,135 @@
+// deeptune-advisor-example: an OpenCL application written the usual way (its own context, queue
+// and buffers, a 2-D kernel) that asks the DeepTune advisor which device to run on.
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "api/advisor.hpp"
+
+namespace {
+
+const char* kBlurSource = R"CL(
+// out = the 3x3 box blur of `in`, a width x height image (edges clamped); one work-item a pixel.
+__kernel void box_blur(__global const float* in, __global float* out, const int width,
+                       const int height) {
+  const int x = get_global_id(0);
+  const int y = get_global_id(1);
+  float sum = 0.0f;
+  for (int dy = -1; dy <= 1; ++dy) {
+    for (int dx = -1; dx <= 1; ++dx) {
+      const int sx = clamp(x + dx, 0, width - 1);
+      const int sy = clamp(y + dy, 0, height - 1);
+      sum += in[sy * width + sx];
+    }
+  }
+  out[y * width + x] = sum / 9.0f;
+}
+)CL";
+
+void check(cl_int status, const char* call) {
+  if (status == CL_SUCCESS) return;
+  std::fprintf(stderr, "deeptune-advisor-example: %s failed (%d)\n", call, status);
+  std::exit(1);
+}
+
+std::vector<cl_device_id> allDevices() {
+  cl_uint platformCount = 0;
+  check(clGetPlatformIDs(0, nullptr, &platformCount), "clGetPlatformIDs");
+  std::vector<cl_platform_id> platforms(platformCount);
+  check(clGetPlatformIDs(platformCount, platforms.data(), nullptr), "clGetPlatformIDs");
+  std::vector<cl_device_id> devices;
+  for (cl_platform_id platform : platforms) {
+    cl_uint count = 0;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS) continue;
+    std::vector<cl_device_id> found(count);
+    check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, found.data(), nullptr),
+          "clGetDeviceIDs");
+    devices.insert(devices.end(), found.begin(), found.end());
+  }
+  return devices;
+}
+
+}  // namespace
+
+int main() {
+  const int width = 512, height = 256;
+  const size_t bytes = sizeof(float) * width * height;
+  std::vector<float> image(width * height), blurred(width * height);
+  for (size_t i = 0; i < image.size(); ++i) image[i] = static_cast<float>((i * 7919) % 256);
+
+  // The integration: describe the launch, ask, use the answer.
+  deeptune::api::Advisor advisor;  // the bundled AMD model, in this process
+  deeptune::api::LaunchQuery launch;
+  launch.source = kBlurSource;
+  launch.kernel = "box_blur";
+  launch.candidates = allDevices();
+  launch.range = {{width, height}, {16, 16}};
+  launch.transferBytes = bytes /* in */ + 2 * bytes /* out, copied in and back */;
+  const deeptune::api::Decision decision = advisor.advise(launch);
+  std::printf("advisor: %s on %s (probability %.2f%s%s)\n", decision.deviceType.c_str(),
+              decision.deviceName.c_str(), decision.probability,
+              decision.fallback ? ", fallback: " : "", decision.reason.c_str());
+  if (!decision.note.empty()) std::printf("  note: %s\n", decision.note.c_str());
+
+  // The application's own OpenCL, on the chosen device.
+  cl_int status = CL_SUCCESS;
+  cl_device_id device = decision.device;
+  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
+  check(status, "clCreateContext");
+  cl_command_queue queue = clCreateCommandQueue(context, device, 0, &status);
+  check(status, "clCreateCommandQueue");
+  cl_mem in = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, image.data(),
+                             &status);
+  check(status, "clCreateBuffer");
+  cl_mem out = clCreateBuffer(context, CL_MEM_WRITE_ONLY, bytes, nullptr, &status);
+  check(status, "clCreateBuffer");
+  cl_program program = clCreateProgramWithSource(context, 1, &kBlurSource, nullptr, &status);
+  check(status, "clCreateProgramWithSource");
+  check(clBuildProgram(program, 1, &device, "", nullptr, nullptr), "clBuildProgram");
+  cl_kernel kernel = clCreateKernel(program, "box_blur", &status);
+  check(status, "clCreateKernel");
+  check(clSetKernelArg(kernel, 0, sizeof in, &in), "clSetKernelArg");
+  check(clSetKernelArg(kernel, 1, sizeof out, &out), "clSetKernelArg");
+  check(clSetKernelArg(kernel, 2, sizeof width, &width), "clSetKernelArg");
+  check(clSetKernelArg(kernel, 3, sizeof height, &height), "clSetKernelArg");
+  const size_t global[2] = {width, height}, local[2] = {16, 16};
+  check(clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global, local, 0, nullptr, nullptr),
+        "clEnqueueNDRangeKernel");
+  check(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, bytes, blurred.data(), 0, nullptr, nullptr),
+        "clEnqueueReadBuffer");
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  clReleaseMemObject(out);
+  clReleaseMemObject(in);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+
+  // The host's answer.
+  int wrong = 0;
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      float sum = 0;
+      for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int sx = std::min(std::max(x + dx, 0), width - 1);
+          const int sy = std::min(std::max(y + dy, 0), height - 1);
+          sum += image[sy * width + sx];
+        }
+      }
+      const float expected = sum / 9.0f;
+      if (std::abs(blurred[y * width + x] - expected) > 1e-3f * (1 + std::abs(expected))) ++wrong;
+    }
+  }
+  if (wrong != 0) {
+    std::printf("%d pixels differ from the host's blur\n", wrong);
+    return 1;
+  }
+  std::printf("blurred %dx%d image verified\n", width, height);
+  return 0;
+}
