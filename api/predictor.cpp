@@ -115,7 +115,7 @@ Decision Predictor::predict(const std::string& source, const std::string& fileNa
   model::Example example;
   example.tokens = encoded.tokens;
   example.aux = {static_cast<float>(dsizeBytes), static_cast<float>(wgsize)};
-  const std::vector<float> probabilities = impl_->network.predict({example}).front();
+  const std::vector<float> probabilities = impl_->network.predictOne(example);
   Decision decision;
   decision.kernel = encoded.kernel;
   const bool gpu = probabilities[1] > probabilities[0];
@@ -159,7 +159,7 @@ FactorPrediction CoarseningPredictor::predict(const std::string& source,
   const EncodedKernel& encoded = impl_->encode(source, fileName, kernel, options);
   model::Example example;
   example.tokens = encoded.tokens;
-  const std::vector<float> probabilities = impl_->network.predict({example}).front();
+  const std::vector<float> probabilities = impl_->network.predictOne(example);
   const std::vector<std::string>& labels = impl_->network.info().labels;
   FactorPrediction prediction;
   prediction.kernel = encoded.kernel;

@@ -120,6 +120,13 @@ int main(int argc, char** argv) {
               percentile(predictMs, 0.5), percentile(predictMs, 0.9), percentile(predictMs, 1.0));
   std::printf("  %-34s %9.2f %9.2f %9.2f ms\n", "of which the network (new sizes)",
               percentile(networkMs, 0.5), percentile(networkMs, 0.9), percentile(networkMs, 1.0));
+  const auto within =
+      std::count_if(adviseMs.begin(), adviseMs.end(), [](double ms) { return ms <= 50; });
+  const size_t slowest =
+      static_cast<size_t>(std::max_element(adviseMs.begin(), adviseMs.end()) - adviseMs.begin());
+  std::printf("  slowest first decision: a kernel of %zu characters\n", kernels[slowest].size());
+  std::printf("  first decisions within 50 ms: %ld of %zu\n", static_cast<long>(within),
+              adviseMs.size());
   std::printf("  ratio advisor / predictor (median): %.2fx\n",
               percentile(adviseMs, 0.5) / percentile(predictMs, 0.5));
   std::printf("  cached decision: %.2f us (baseline: hashing the source %.2f us, ratio %.1fx)\n",

@@ -253,6 +253,7 @@ const ModelInfo& DeepTuneModel::info() const { return impl_->info; }
 ModelInfo& DeepTuneModel::info() { return impl_->info; }
 
 void DeepTuneModel::transferLanguageModel(const DeepTuneModel& source) {
+  impl_->dropSingleSequenceNet();
   if (source.info().vocabulary != impl_->info.vocabulary) {
     throw ModelError("cannot transfer: the source model's vocabulary (" +
                      std::to_string(source.info().vocabulary.size()) +
@@ -294,6 +295,7 @@ int64_t DeepTuneModel::bufferValues() const {
 TrainingSummary DeepTuneModel::train(const std::vector<Example>& examples,
                                      const TrainOptions& options,
                                      const ProgressCallback& progress) {
+  impl_->dropSingleSequenceNet();
   if (examples.size() < 2) {
     throw ModelError("training needs at least 2 examples (BatchNorm), got " +
                      std::to_string(examples.size()));
@@ -366,6 +368,19 @@ std::vector<std::vector<float>> DeepTuneModel::languageModelStates(
     }
   }
   return states;
+}
+
+std::vector<float> DeepTuneModel::predictOne(const Example& example) const {
+  checkExamples({example}, impl_->info, /*training=*/false);
+  std::shared_ptr<const internal::SingleSequenceNet> single;
+  {
+    std::lock_guard<std::mutex> lock(impl_->singleMutex);
+    if (!impl_->single) {
+      impl_->single = std::make_shared<internal::SingleSequenceNet>(*impl_->net, impl_->info);
+    }
+    single = impl_->single;
+  }
+  return single->predict(example.tokens, example.aux);
 }
 
 std::vector<std::vector<float>> DeepTuneModel::predict(const std::vector<Example>& examples) const {

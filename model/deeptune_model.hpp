@@ -78,6 +78,12 @@ class DeepTuneModel {
   /// Main-output probabilities (normalized to sum 1) per example, in order.
   std::vector<std::vector<float>> predict(const std::vector<Example>& examples) const;
 
+  /// The same for one example, on the single-sequence inference path (no autograd, no tensors:
+  /// layer 1's input projection a table lookup, the weights laid out once on first use). Equal
+  /// to predict({example}) up to float rounding (tests/test_deeptune_model.cpp). Safe to call
+  /// from several threads.
+  std::vector<float> predictOne(const Example& example) const;
+
   /// The language model's last LSTM state per example (the features both heads read), in order.
   std::vector<std::vector<float>> languageModelStates(const std::vector<Example>& examples) const;
 

@@ -2,9 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <random>
 
 #include "data/checksum.hpp"
 #include "data/csv_reader.hpp"
@@ -394,4 +396,39 @@ TEST_CASE("coarsening speedups clip an unmeasured factor to the largest measured
   slow.runtimeNs = {{1, 100.0}, {2, 200.0}, {4, 400.0}, {8, 25.0}};
   CHECK(deeptune::model::bestFixedFactor({kernel}) == 4);
   CHECK(deeptune::model::bestFixedFactor({kernel, slow}) == 8);  // (2.5 + 4) / 2, the best mean
+}
+
+TEST_CASE("single-sequence inference computes what the batch path computes", "[model][inference]") {
+  // Random tokens of several lengths (an empty one, one past maxLength), random sizes; before
+  // and after a training epoch (BatchNorm statistics and weights change, the layout follows).
+  std::mt19937 random(11);
+  for (bool paperPadding : {false, true}) {
+    const int maxLength = paperPadding ? 96 : 1024;
+    DeepTuneModel model(
+        deeptune::model::devmapModelInfo(paperVocabulary(), maxLength, paperPadding), 5);
+    const auto check = [&]() {
+      for (int length : {0, 1, 7, 95, 96, 500, 1024}) {
+        Example example;
+        for (int t = 0; t < std::min(length, maxLength); ++t) {
+          example.tokens.push_back(static_cast<int>(random() % 128));
+        }
+        example.aux = {static_cast<float>(random() % 100000000),
+                       static_cast<float>(random() % 256 + 1)};
+        const std::vector<float> batch = model.predict({example}).front();
+        const std::vector<float> single = model.predictOne(example);
+        INFO("padding " << paperPadding << ", length " << length);
+        REQUIRE(single.size() == batch.size());
+        for (size_t i = 0; i < batch.size(); ++i) {
+          CHECK(std::abs(single[i] - batch[i]) <= 1e-4f * std::max(1e-3f, std::abs(batch[i])));
+        }
+      }
+    };
+    check();
+    TrainOptions options;
+    options.epochs = 1;
+    options.batchSize = 16;
+    std::vector<Example> examples = smallExamples(6, maxLength);
+    model.train(examples, options);
+    check();
+  }
 }

@@ -1,20 +1,13 @@
-// deeptune __predict-server: answers the launcher's device questions over stdin/stdout records.
-#include <cstdio>
+// deeptune __predict-server: the out-of-process predictor (api/prediction_service.hpp) on stdio.
 #include <iostream>
 #include <string>
 
+#include "api/prediction_service.hpp"
 #include "api/predictor.hpp"
 #include "runtime/line_record.hpp"
 #include "tools/deeptune/commands.hpp"
 
 namespace deeptune::cli {
-namespace {
-
-void send(const std::vector<std::string>& fields) {
-  std::cout << runtime::encodeRecord(fields) << '\n' << std::flush;
-}
-
-}  // namespace
 
 int runPredictServer(const Args& args) {
   po::options_description options("options");
@@ -24,43 +17,20 @@ int runPredictServer(const Args& args) {
   po::variables_map vm;
   if (!parseOptions(args,
                     "usage: deeptune __predict-server [--model M | --platform amd|nvidia]\n\n"
-                    "The launcher library's prediction service (not for people): reads one\n"
+                    "The advisor's out-of-process predictor (not for people): reads one\n"
                     "request record per line on stdin (predict, kernel, transfer, wgsize, source,\n"
                     "build options; TAB-separated, escaped) and answers `ok kernel device\n"
                     "probability normalized-hash` or `error message` on stdout.",
                     options, {}, vm)) {
     return kExitOk;
   }
-  std::unique_ptr<api::Predictor> predictor;
   try {
     if (modelPath.empty()) modelPath = api::findBundledModel(platform);
-    predictor = std::make_unique<api::Predictor>(modelPath);
   } catch (const std::exception& e) {
-    send({"error", e.what()});
+    std::cout << runtime::encodeRecord({"error", e.what()}) << '\n' << std::flush;
     return kExitBadInput;
   }
-  send({"ready", predictor->modelPath()});
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    const std::vector<std::string> request = runtime::decodeRecord(line);
-    if (request.size() != 6 || request[0] != "predict") {
-      send({"error", "prediction service: malformed request"});
-      continue;
-    }
-    try {
-      const api::Decision decision =
-          predictor->predict(request[4], "launch source", request[1], std::stod(request[2]),
-                             std::stod(request[3]), data::sourceOptionsFromBuildFlags(request[5]));
-      char hash[24];
-      std::snprintf(hash, sizeof hash, "%llx",
-                    static_cast<unsigned long long>(decision.normalizedHash));
-      send(
-          {"ok", decision.kernel, decision.deviceType, std::to_string(decision.probability), hash});
-    } catch (const std::exception& e) {
-      send({"error", e.what()});
-    }
-  }
-  return kExitOk;
+  return api::servePredictions(modelPath, std::cin, std::cout) ? kExitOk : kExitBadInput;
 }
 
 }  // namespace deeptune::cli
