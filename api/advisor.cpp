@@ -1,6 +1,7 @@
 // Advisor: legality, the model, the fallback and a thread-safe decision cache.
 #include "api/advisor.hpp"
 
+#include <atomic>
 #include <functional>
 #include <mutex>
 #include <stdexcept>
@@ -53,13 +54,13 @@ struct Advisor::Impl {
   AdvisorOptions options;
   std::unique_ptr<DeviceModel> model;
   std::string modelProblem;
-  mutable std::mutex modelMutex;  ///< one model call at a time (runners need not be thread-safe)
+  std::mutex modelMutex;  ///< one model call at a time (runners need not be thread-safe)
   mutable std::mutex cacheMutex;
   std::unordered_map<cl_device_id, DeviceLimits> limits;
   std::unordered_map<uint64_t, uint64_t> normalizedOf;  ///< raw kernel key -> normalized hash
   std::unordered_map<SizeKey, Decision, SizeKeyHash> decisions;  ///< by normalized hash
   std::unordered_map<SizeKey, Decision, SizeKeyHash> fallbacks;  ///< by raw kernel key
-  size_t modelCalls = 0;
+  std::atomic<size_t> modelCalls{0};
 
   std::vector<DeviceLimits> candidateLimits(const std::vector<cl_device_id>& candidates) {
     std::vector<DeviceLimits> result;
@@ -191,10 +192,7 @@ Advisor::~Advisor() = default;
 
 std::string Advisor::modelProblem() const { return impl_->modelProblem; }
 
-size_t Advisor::modelCalls() const {
-  std::lock_guard<std::mutex> lock(impl_->modelMutex);
-  return impl_->modelCalls;
-}
+size_t Advisor::modelCalls() const { return impl_->modelCalls.load(); }
 
 Decision Advisor::advise(const LaunchQuery& query) {
   checkRange(query.range);
