@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "api/advisor.hpp"
 #include "api/predictor.hpp"
 #include "data/datasets.hpp"
@@ -93,6 +96,16 @@ int main(int argc, char** argv) {
     networkMs.push_back(msSince(start));
   }
 
+  // What the rewriter's bounded child costs before any work: fork, exit, wait (this process).
+  start = Clock::now();
+  for (int i = 0; i < 20; ++i) {
+    const pid_t child = fork();
+    if (child == 0) _exit(0);
+    int status = 0;
+    waitpid(child, &status, 0);
+  }
+  const double forkMs = msSince(start) / 20;
+
   // A cached decision, against hashing the source (what any cache keyed by it must do).
   const int rounds = 200;
   std::vector<deeptune::api::LaunchQuery> queries;
@@ -113,6 +126,7 @@ int main(int argc, char** argv) {
   std::printf("advisor latency, %zu distinct paper kernels, %zu candidate device(s)\n",
               kernels.size(), candidates.size());
   std::printf("  start-up: model load %.0f ms, first decision ever %.0f ms\n", loadMs, firstEverMs);
+  std::printf("  a bare fork + exit + wait of this process: %.2f ms\n", forkMs);
   std::printf("  %-34s %9s %9s %9s\n", "", "median", "p90", "max");
   std::printf("  %-34s %9.2f %9.2f %9.2f ms\n", "first decision, new kernel",
               percentile(adviseMs, 0.5), percentile(adviseMs, 0.9), percentile(adviseMs, 1.0));
