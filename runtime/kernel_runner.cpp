@@ -32,30 +32,15 @@ std::string buildErrors(const std::string& log) {
 
 }  // namespace
 
-uint64_t LaunchArg::transferBytes(const std::vector<LaunchArg>& args) {
-  uint64_t total = 0;
-  for (const LaunchArg& arg : args) {
-    if (arg.kind == Kind::kInput) total += arg.bytes;
-    if (arg.kind == Kind::kOutput) total += 2 * static_cast<uint64_t>(arg.bytes);
-    if (arg.kind == Kind::kBuffer) {
-      size_t bytes = 0;
-      cl_mem_flags flags = 0;
-      ocl::checkError(clGetMemObjectInfo(arg.buffer, CL_MEM_SIZE, sizeof bytes, &bytes, nullptr),
-                      "clGetMemObjectInfo");
-      ocl::checkError(clGetMemObjectInfo(arg.buffer, CL_MEM_FLAGS, sizeof flags, &flags, nullptr),
-                      "clGetMemObjectInfo");
-      total += (flags & CL_MEM_READ_ONLY) ? bytes : 2 * static_cast<uint64_t>(bytes);
-    }
-  }
-  return total;
-}
-
 struct KernelRunner::Impl {
   cl_device_id id = nullptr;
   DeviceInfo info;
   std::optional<ocl::Context> context;
   std::optional<ocl::Queue> queue;
   std::unordered_map<size_t, ocl::Program> programs;  ///< by hash of source and options
+  /// CL_KERNEL_WORK_GROUP_SIZE by hash of source, options and kernel name: asked before each
+  /// launch of the launcher, so one clCreateKernel answers it once.
+  std::unordered_map<size_t, size_t> workGroupLimits;
 
   const ocl::Program& program(const std::string& source, const std::string& extraOptions) {
     const size_t key = std::hash<std::string>{}(source + '\0' + extraOptions);
@@ -104,7 +89,13 @@ KernelRunner::KernelRunner(cl_context context, cl_device_id device)
 
 size_t KernelRunner::kernelWorkGroupLimit(const std::string& source, const std::string& kernel,
                                           const std::string& buildOptions) {
-  return impl_->kernel(source, kernel, buildOptions).maxWorkGroupSize(impl_->id);
+  const size_t key = std::hash<std::string>{}(source + '\0' + buildOptions + '\0' + kernel);
+  auto found = impl_->workGroupLimits.find(key);
+  if (found == impl_->workGroupLimits.end()) {
+    const size_t limit = impl_->kernel(source, kernel, buildOptions).maxWorkGroupSize(impl_->id);
+    found = impl_->workGroupLimits.emplace(key, limit).first;
+  }
+  return found->second;
 }
 
 KernelRunner::~KernelRunner() = default;

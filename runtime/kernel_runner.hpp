@@ -42,8 +42,8 @@ class KernelRunner {
                 std::vector<size_t> local, bool shrinkToKernel = false,
                 const std::string& buildOptions = "");
 
-  /// CL_KERNEL_WORK_GROUP_SIZE of `kernel` of `source` on this device (builds it). Throws as
-  /// run() does.
+  /// CL_KERNEL_WORK_GROUP_SIZE of `kernel` of `source` on this device (builds it the first
+  /// time; remembered). Throws as run() does.
   size_t kernelWorkGroupLimit(const std::string& source, const std::string& kernel,
                               const std::string& buildOptions = "");
 
