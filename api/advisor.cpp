@@ -5,17 +5,20 @@
 #include <functional>
 #include <mutex>
 #include <stdexcept>
+#include <string_view>
 #include <unordered_map>
 
 #include "api/prediction_client.hpp"
 #include "api/predictor.hpp"
+#include "data/checksum.hpp"
 #include "runtime/devices.hpp"
 
 namespace deeptune::api {
 namespace {
 
-uint64_t combine(uint64_t seed, uint64_t value) {
-  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+/// The project's checksum (data/checksum.hpp) continued over one number's bytes.
+uint64_t withNumber(uint64_t hash, uint64_t value) {
+  return data::fnv1a64({reinterpret_cast<const char*>(&value), sizeof value}, hash);
 }
 
 /// A kernel (by raw or normalized source hash) and the sizes the model is told.
@@ -29,7 +32,7 @@ struct SizeKey {
 };
 struct SizeKeyHash {
   size_t operator()(const SizeKey& k) const {
-    return combine(combine(k.kernel, k.transfer), k.wgsize);
+    return withNumber(withNumber(k.kernel, k.transfer), k.wgsize);
   }
 };
 
@@ -200,15 +203,18 @@ Decision Advisor::advise(const LaunchQuery& query) {
   // Legality first: refuse before asking the model when no candidate can run the range.
   const std::vector<DeviceLimits> limits = impl_->candidateLimits(query.candidates);
   std::string note;
-  if (pickCandidate(limits, query.range, "GPU", note) < 0) throw std::invalid_argument(note);
+  if (pickCandidate(limits, query.range, "", note) < 0) throw std::invalid_argument(note);
 
   const uint64_t transfer = query.transferBytes != 0 || query.args.empty()
                                 ? query.transferBytes
                                 : runtime::LaunchArg::transferBytes(query.args);
   const size_t wgsize = modelWorkGroupSize(query.range);
-  const std::hash<std::string> hash;
-  const uint64_t rawKey =
-      combine(combine(hash(query.source), hash(query.kernel)), hash(query.buildOptions));
+  // The source (kilobytes, hashed on every launch) with std::hash, which reads words rather than
+  // bytes; the short kernel name and options continue it with the project's checksum.
+  uint64_t rawKey = std::hash<std::string>{}(query.source);
+  rawKey = data::fnv1a64(query.kernel, rawKey);
+  rawKey = data::fnv1a64(std::string_view("\0", 1), rawKey);
+  rawKey = data::fnv1a64(query.buildOptions, rawKey);
   const SizeKey sizes{rawKey, transfer, wgsize};
   Decision decision;
   if (impl_->lookUp(rawKey, sizes, decision) ||

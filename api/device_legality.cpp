@@ -79,7 +79,7 @@ int pickCandidate(const std::vector<DeviceLimits>& candidates, const NDRange& ra
       refused += (refused.empty() ? "" : "; ") + device.name + ": " + problem;
       continue;
     }
-    if (device.type == wanted) {
+    if (wanted.empty() || device.type == wanted) {
       note.clear();
       return static_cast<int>(i);
     }

@@ -42,8 +42,9 @@ std::string legalityProblem(const DeviceLimits& device, const NDRange& range);
 size_t modelWorkGroupSize(const NDRange& range);
 
 /// Where a decision for device type `wanted` lands among `candidates`: the first legal one of
-/// that type, else the first legal one of any type with `note` saying why. Returns -1 (and the
-/// reasons in `note`) when no candidate can run the range.
+/// that type, else the first legal one of any type with `note` saying why (`wanted` empty: the
+/// first legal one, no note). Returns -1 (and the reasons in `note`) when no candidate can run
+/// the range.
 int pickCandidate(const std::vector<DeviceLimits>& candidates, const NDRange& range,
                   const std::string& wanted, std::string& note);
 

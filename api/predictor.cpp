@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "api/library_paths.hpp"
+#include "data/checksum.hpp"
 #include "model/deeptune_model.hpp"
 #include "model/model_error.hpp"
 #include "rewriter/normalizer.hpp"
@@ -67,9 +68,8 @@ struct LoadedModel {
       encoded.tokens =
           tokenizer::preTruncate(encoding.ids, static_cast<size_t>(network.info().maxLength));
       encoded.kernel = chosen.original;
-      encoded.hash =
-          std::hash<std::string>{}(std::string(reinterpret_cast<const char*>(encoded.tokens.data()),
-                                               encoded.tokens.size() * sizeof(int)));
+      encoded.hash = data::fnv1a64({reinterpret_cast<const char*>(encoded.tokens.data()),
+                                    encoded.tokens.size() * sizeof(int)});
       found = cache.emplace(key, std::move(encoded)).first;
     }
     return found->second;

@@ -79,6 +79,7 @@ TEST_CASE("legality: a candidate that cannot run the range is never chosen", "[a
       {{kCpu}, {{4096}}, "GPU", 0, "no GPU among the candidate devices"},
       {{kFlatCpu, kGpu}, {{8, 8, 8}, {2, 2, 2}}, "CPU", 1, "3 dimensions exceed the device's 1"},
       {{kGpu}, {{1 << 20}}, "GPU", 0, ""},  // no local size: the driver chooses, always legal
+      {{kGpu, kCpu}, {{4096}, {1024}}, "", 1, ""},  // no type wanted: the first legal one
   };
   for (const Case& c : cases) {
     std::string note;
