@@ -12,13 +12,15 @@
 
 namespace deeptune::api {
 
-bool servePredictions(const std::string& modelPath, std::istream& in, std::ostream& out) {
+bool servePredictions(const std::string& modelPath, const std::string& platform, std::istream& in,
+                      std::ostream& out) {
   const auto send = [&out](const std::vector<std::string>& fields) {
     out << runtime::encodeRecord(fields) << '\n' << std::flush;
   };
   std::unique_ptr<Predictor> predictor;
   try {
-    predictor = std::make_unique<Predictor>(modelPath);
+    predictor =
+        std::make_unique<Predictor>(modelPath.empty() ? findBundledModel(platform) : modelPath);
   } catch (const std::exception& e) {
     send({"error", e.what()});
     return false;

@@ -3,8 +3,6 @@
 #include <string>
 
 #include "api/prediction_service.hpp"
-#include "api/predictor.hpp"
-#include "runtime/line_record.hpp"
 #include "tools/deeptune/commands.hpp"
 
 namespace deeptune::cli {
@@ -24,13 +22,7 @@ int runPredictServer(const Args& args) {
                     options, {}, vm)) {
     return kExitOk;
   }
-  try {
-    if (modelPath.empty()) modelPath = api::findBundledModel(platform);
-  } catch (const std::exception& e) {
-    std::cout << runtime::encodeRecord({"error", e.what()}) << '\n' << std::flush;
-    return kExitBadInput;
-  }
-  return api::servePredictions(modelPath, std::cin, std::cout) ? kExitOk : kExitBadInput;
+  return api::servePredictions(modelPath, platform, std::cin, std::cout) ? kExitOk : kExitBadInput;
 }
 
 }  // namespace deeptune::cli
