@@ -2,10 +2,16 @@
 #include "api/advisor.hpp"
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
 #include <functional>
+#include <future>
 #include <mutex>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 #include "api/prediction_client.hpp"
@@ -64,6 +70,41 @@ struct Advisor::Impl {
   std::unordered_map<SizeKey, Decision, SizeKeyHash> decisions;  ///< by normalized hash
   std::unordered_map<SizeKey, Decision, SizeKeyHash> fallbacks;  ///< by raw kernel key
   std::atomic<size_t> modelCalls{0};
+
+  /// Model work for decisionBudgetMs: one background thread, started on first use, runs the
+  /// queued first decisions in order; `deferred` holds each one's future until it is done.
+  std::mutex workMutex;
+  std::condition_variable workChanged;
+  std::deque<std::function<void()>> work;
+  std::unordered_map<SizeKey, std::shared_future<Decision>, SizeKeyHash> inFlight;
+  size_t running = 0;  ///< queued or running tasks
+  bool stopping = false;
+  std::thread worker;
+
+  ~Impl() {
+    {
+      std::lock_guard<std::mutex> lock(workMutex);
+      stopping = true;
+      work.clear();  // nobody can wait for them any more
+    }
+    workChanged.notify_all();
+    if (worker.joinable()) worker.join();
+  }
+
+  void workLoop() {
+    std::unique_lock<std::mutex> lock(workMutex);
+    for (;;) {
+      workChanged.wait(lock, [this] { return stopping || !work.empty(); });
+      if (work.empty()) return;
+      std::function<void()> task = std::move(work.front());
+      work.pop_front();
+      lock.unlock();
+      task();
+      lock.lock();
+      --running;
+      workChanged.notify_all();
+    }
+  }
 
   std::vector<DeviceLimits> candidateLimits(const std::vector<cl_device_id>& candidates) {
     std::vector<DeviceLimits> result;
@@ -173,6 +214,52 @@ struct Advisor::Impl {
     }
     return decision;
   }
+
+  /// The first decision for a kernel: the model's, from the background thread, when it comes
+  /// within the budget; else the fallback, flagged deferred, while the model goes on.
+  Decision askWithin(const LaunchQuery& query, uint64_t rawKey, const SizeKey& sizes) {
+    std::shared_future<Decision> answer;
+    {
+      std::lock_guard<std::mutex> lock(workMutex);
+      auto found = inFlight.find(sizes);
+      if (found != inFlight.end()) {
+        answer = found->second;
+      } else {
+        auto promise = std::make_shared<std::promise<Decision>>();
+        answer = promise->get_future().share();
+        inFlight.emplace(sizes, answer);
+        LaunchQuery copy;  // what the model reads; the caller's query may be gone by then
+        copy.source = query.source;
+        copy.kernel = query.kernel;
+        copy.buildOptions = query.buildOptions;
+        work.emplace_back([this, copy = std::move(copy), rawKey, sizes, promise] {
+          Decision decision;
+          if (lookUpNormalized(copy, rawKey, sizes, decision)) {
+            decision.cached = true;
+          } else {
+            decision = ask(copy, rawKey, sizes);
+          }
+          promise->set_value(decision);
+          std::lock_guard<std::mutex> done(workMutex);
+          inFlight.erase(sizes);
+        });
+        ++running;
+        if (!worker.joinable()) worker = std::thread([this] { workLoop(); });
+      }
+    }
+    workChanged.notify_all();
+    const auto budget = std::chrono::duration<double, std::milli>(options.decisionBudgetMs);
+    if (answer.wait_for(budget) == std::future_status::ready) return answer.get();
+    char budgetText[32];
+    std::snprintf(budgetText, sizeof budgetText, "%g ms", options.decisionBudgetMs);
+    Decision decision = fallback(query.kernel, sizes.transfer,
+                                 std::string("the model had not answered within the budget of ") +
+                                     budgetText + "; its answer is cached when it comes");
+    decision.deferred = true;
+    decision.transferBytes = sizes.transfer;
+    decision.wgsize = sizes.wgsize;
+    return decision;
+  }
 };
 
 Advisor::Advisor(AdvisorOptions options) : impl_(std::make_unique<Impl>()) {
@@ -197,6 +284,11 @@ std::string Advisor::modelProblem() const { return impl_->modelProblem; }
 
 size_t Advisor::modelCalls() const { return impl_->modelCalls.load(); }
 
+void Advisor::finishDeferred() {
+  std::unique_lock<std::mutex> lock(impl_->workMutex);
+  impl_->workChanged.wait(lock, [this] { return impl_->running == 0; });
+}
+
 Decision Advisor::advise(const LaunchQuery& query) {
   checkRange(query.range);
   if (query.candidates.empty()) throw std::invalid_argument("advise: no candidate devices");
@@ -217,13 +309,16 @@ Decision Advisor::advise(const LaunchQuery& query) {
   rawKey = data::fnv1a64(query.buildOptions, rawKey);
   const SizeKey sizes{rawKey, transfer, wgsize};
   Decision decision;
-  if (impl_->lookUp(rawKey, sizes, decision) ||
-      impl_->lookUpNormalized(query, rawKey, sizes, decision)) {
+  if (impl_->lookUp(rawKey, sizes, decision)) {
     decision.cached = true;
-    if (!query.kernel.empty()) decision.kernel = query.kernel;  // a look-alike's name otherwise
+  } else if (impl_->options.decisionBudgetMs > 0) {
+    decision = impl_->askWithin(query, rawKey, sizes);  // the rewrite too runs in the background
+  } else if (impl_->lookUpNormalized(query, rawKey, sizes, decision)) {
+    decision.cached = true;
   } else {
     decision = impl_->ask(query, rawKey, sizes);
   }
+  if (decision.cached && !query.kernel.empty()) decision.kernel = query.kernel;  // a look-alike's
   const int chosen = pickCandidate(limits, query.range, decision.deviceType, decision.note);
   decision.device = query.candidates[static_cast<size_t>(chosen)];
   decision.deviceName = limits[static_cast<size_t>(chosen)].name;

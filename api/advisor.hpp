@@ -29,6 +29,12 @@ struct AdvisorOptions {
   std::string deeptuneExecutable;         ///< outOfProcess: empty = $DEEPTUNE_EXECUTABLE or PATH
   double predictionTimeoutSeconds = 120;  ///< outOfProcess: per answer
   uint64_t fallbackGpuBytes = kDefaultFallbackGpuBytes;
+  /// At most this long (milliseconds) an advise() call waits for the model on a kernel it has
+  /// not seen; past it, the call answers with the fallback (flagged `deferred`) while the model
+  /// goes on in the advisor's background thread and caches its answer for the next launch.
+  /// 0: wait for the model. Large generated kernels take up to a second to normalize
+  /// (docs/embedding.md); an application that must never stall a launch sets e.g. 50.
+  double decisionBudgetMs = 0;
   /// Called with every decision (cached ones too), on the thread that asked; must not throw.
   std::function<void(const Decision&)> log;
 };
@@ -72,6 +78,9 @@ class Advisor {
   std::string modelProblem() const;
   /// How many decisions asked the model (not served from the cache).
   size_t modelCalls() const;
+  /// Waits until the background model work that decisionBudgetMs deferred has finished (its
+  /// answers are then cached).
+  void finishDeferred();
 
  private:
   struct Impl;

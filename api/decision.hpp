@@ -22,6 +22,9 @@ struct Decision {
   bool cached = false;     ///< served from the decision cache (nothing was rewritten or run)
   bool fallback = false;   ///< the model could not answer; `reason` says why
   std::string reason;      ///< fallback: the model's or the rewriter's error; else empty
+  /// A fallback because the model had not answered within the advisor's decision budget; its
+  /// answer is cached when it comes.
+  bool deferred = false;
 
   uint64_t transferBytes = 0;  ///< bytes the launch moves (SPEC.md section 4 rule)
   size_t wgsize = 0;           ///< work-group size the model was told (product of the local sizes)

@@ -1,8 +1,10 @@
 // Advisor tests: legality before the model (table-driven and on PoCL), the fallback when the
-// model fails, the decision cache (by source and by normalized kernel), threads, the decision log.
+// model fails, the decision cache (by source and by normalized kernel), threads, the decision log,
+// the decision budget.
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <future>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -190,4 +192,57 @@ TEST_CASE("the advisor is thread-safe and logs every decision", "[advisor]") {
   CHECK(wrong == 0);
   CHECK(calls == 1);
   CHECK(logged == 200);
+}
+
+namespace {
+
+/// A model that does not answer until the test lets it (a kernel that takes long to normalize).
+class GatedModel : public CountingModel {
+ public:
+  GatedModel(std::atomic<int>& calls, std::shared_future<void> gate)
+      : CountingModel("GPU", calls), gate_(std::move(gate)) {}
+  Decision predictDevice(const std::string& source, const std::string& kernel, uint64_t bytes,
+                         size_t wgsize, const std::string& options) override {
+    gate_.wait();
+    return CountingModel::predictDevice(source, kernel, bytes, wgsize, options);
+  }
+
+ private:
+  std::shared_future<void> gate_;
+};
+
+}  // namespace
+
+TEST_CASE("a decision budget answers with the fallback and caches the model's late answer",
+          "[advisor]") {
+  std::atomic<int> calls{0};
+  std::promise<void> open;
+  deeptune::api::AdvisorOptions options;
+  options.decisionBudgetMs = 5;
+  Advisor advisor(std::make_unique<GatedModel>(calls, open.get_future().share()), options);
+  const LaunchQuery query = saxpyQuery();  // 32 KiB moved: the fallback says CPU
+
+  const Decision first = advisor.advise(query);  // the model is held: only the budget ends it
+  CHECK(first.fallback);
+  CHECK(first.deferred);
+  CHECK_FALSE(first.cached);
+  CHECK(first.deviceType == "CPU");
+  CHECK_THAT(first.reason, Contains("within the budget of 5 ms"));
+  CHECK(advisor.advise(query).deferred);  // still working: no second model call is queued
+
+  open.set_value();
+  advisor.finishDeferred();
+  const Decision later = advisor.advise(query);
+  CHECK(later.cached);
+  CHECK_FALSE(later.fallback);
+  CHECK(later.deviceType == "GPU");
+  CHECK(calls == 1);
+
+  std::atomic<int> fastCalls{0};
+  options.decisionBudgetMs = 60e3;  // a model that answers in time is not deferred
+  Advisor patient(std::make_unique<CountingModel>("GPU", fastCalls), options);
+  const Decision answered = patient.advise(query);
+  CHECK_FALSE(answered.fallback);
+  CHECK_FALSE(answered.deferred);
+  CHECK(answered.deviceType == "GPU");
 }
