@@ -276,6 +276,10 @@ void DeepTuneModel::transferLanguageModel(const DeepTuneModel& source) {
   copyAll(*source.impl_->net->lstm, *impl_->net->lstm);
 }
 
+void DeepTuneModel::setLstm(TrainOptions::Lstm lstm) {
+  impl_->net->useFastLstm(lstm == TrainOptions::Lstm::kFast);
+}
+
 int64_t DeepTuneModel::trainableParameters() const {
   int64_t count = 0;
   for (const auto& parameter : impl_->net->parameters()) count += parameter.numel();
@@ -303,6 +307,7 @@ TrainingSummary DeepTuneModel::train(const std::vector<Example>& examples,
   checkExamples(examples, impl_->info, /*training=*/true);
   const GroupedExamples grouped = groupBySource(examples);
   auto& net = impl_->net;
+  setLstm(options.lstm);
   net->train();
   torch::optim::Adam optimizer(
       net->parameters(),

@@ -46,6 +46,10 @@ struct TrainOptions {
   enum class Batching { kRows, kRandom, kSimilarLength } batching = Batching::kRows;
   double learningRate = 1e-3;
   uint64_t seed = 204;
+  /// kFast (default): the hand-written LSTM (forward and backward through time,
+  /// model/README.md); kStock: LibTorch's nn::LSTM, the reference. The same function; the
+  /// model then predicts through the same path.
+  enum class Lstm { kStock, kFast } lstm = Lstm::kFast;
 };
 
 using ProgressCallback = std::function<void(const EpochProgress&)>;
@@ -83,6 +87,10 @@ class DeepTuneModel {
   /// to predict({example}) up to float rounding (tests/test_deeptune_model.cpp). Safe to call
   /// from several threads.
   std::vector<float> predictOne(const Example& example) const;
+
+  /// Which LSTM predict() and languageModelStates() run (train() sets it from its options; a
+  /// loaded model starts with kFast). predictOne() has its own path either way.
+  void setLstm(TrainOptions::Lstm lstm);
 
   /// The language model's last LSTM state per example (the features both heads read), in order.
   std::vector<std::vector<float>> languageModelStates(const std::vector<Example>& examples) const;

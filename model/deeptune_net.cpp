@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "model/internal/fast_lstm.hpp"
+
 namespace deeptune::model::internal {
 namespace {
 
@@ -59,7 +61,20 @@ void DeepTuneNetImpl::resetToKerasDefaults() {
   }
 }
 
+bool DeepTuneNetImpl::usesFastLstm() const {
+  return fastLstm_ && fastLstmSupports(options_.lstmSize);
+}
+
 torch::Tensor DeepTuneNetImpl::encode(const torch::Tensor& tokens, const torch::Tensor& lengths) {
+  if (usesFastLstm()) {
+    auto parameters = lstm->named_parameters();
+    const auto layer = [&](const char* suffix) {
+      const std::string s(suffix);
+      return LstmLayerWeights{parameters["weight_ih" + s], parameters["weight_hh" + s],
+                              parameters["bias_ih" + s], parameters["bias_hh" + s]};
+    };
+    return fastLstmEncode(embedding->weight, layer("_l0"), layer("_l1"), tokens, lengths);
+  }
   // Sequences are left-aligned (padding after them) and each one's state is read at its own
   // last step, before any padding: pad steps never change a result, and no gradient flows
   // through them. (LibTorch's packed-sequence LSTM would do the same, but its CPU backward

@@ -1,6 +1,8 @@
 // One-sequence inference of the DeepTune network: a table lookup, two recurrent loops, the head.
 #include "model/internal/single_sequence_net.hpp"
 
+#include "model/internal/vector_math.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -25,20 +27,6 @@ inline void axpy(float* out, const float* row, float x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] += x * row[i];
 }
 
-// Eight floats at a time (GCC vector extensions: one AVX register, or two SSE ones in the
-// baseline build); the recurrent loop's products and gate functions run on these.
-typedef float Floats8 __attribute__((vector_size(32)));
-typedef int32_t Ints8 __attribute__((vector_size(32)));
-constexpr int64_t kLanes = 8;
-
-inline Floats8 load8(const float* p) {
-  Floats8 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-inline void store8(float* p, Floats8 v) { std::memcpy(p, &v, sizeof v); }
-inline Floats8 broadcast8(float x) { return Floats8{} + x; }
-
 /// gates += W h for W given transposed, `wt` [hidden][4 hidden] (4 hidden a multiple of 8).
 inline __attribute__((always_inline)) void addProduct(float* gates, const float* wt, const float* h,
                                                       int64_t hidden) {
@@ -51,33 +39,6 @@ inline __attribute__((always_inline)) void addProduct(float* gates, const float*
     }
   }
 }
-
-/// e^x lane by lane: 2^n p(r) with n = round(x / ln 2), r = x - n ln 2 in [-ln 2 / 2, ln 2 / 2]
-/// and Cephes' expf polynomial (relative error about 1e-7); x is clamped to [-87, 87], far past
-/// where the sigmoids saturate.
-inline Floats8 exp8(Floats8 x) {
-  const Floats8 low = broadcast8(-87.0f), high = broadcast8(87.0f);
-  x = x < low ? low : x;
-  x = x > high ? high : x;
-  const Floats8 magic = broadcast8(12582912.0f);  // 1.5 * 2^23: adding it rounds to an integer
-  const Floats8 n = (x * 1.44269504f + magic) - magic;
-  const Floats8 r = (x - n * 0.693359375f) - n * -2.12194440e-4f;
-  Floats8 p = broadcast8(1.9875691500e-4f);
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  const Ints8 bits = (__builtin_convertvector(n, Ints8) + 127) << 23;
-  Floats8 scale;
-  std::memcpy(&scale, &bits, sizeof scale);
-  return p * scale;
-}
-
-inline Floats8 sigmoid8(Floats8 x) { return 1.0f / (1.0f + exp8(-x)); }
-/// tanh through the same exp (its absolute error stays near float rounding).
-inline Floats8 tanh8(Floats8 x) { return 2.0f / (1.0f + exp8(-2.0f * x)) - 1.0f; }
 
 inline float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 

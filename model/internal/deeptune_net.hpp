@@ -44,6 +44,12 @@ class DeepTuneNetImpl : public torch::nn::Module {
 
   const DeepTuneNetOptions& options() const { return options_; }
 
+  /// encode() through the hand-written LSTM (internal/fast_lstm.hpp; the default where it
+  /// supports the size) or through LibTorch's nn::LSTM (the reference). Same function, same
+  /// parameters.
+  void useFastLstm(bool fast) { fastLstm_ = fast; }
+  bool usesFastLstm() const;
+
   torch::nn::Embedding embedding{nullptr};
   torch::nn::LSTM lstm{nullptr};
   torch::nn::Linear languageModelHead{nullptr};
@@ -53,6 +59,7 @@ class DeepTuneNetImpl : public torch::nn::Module {
 
  private:
   DeepTuneNetOptions options_;
+  bool fastLstm_ = true;
 };
 TORCH_MODULE(DeepTuneNet);
 

@@ -56,13 +56,13 @@ std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
   std::string seeds;
   for (uint64_t seed : runs.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(seed);
   char line[400];
-  std::snprintf(line, sizeof line,
-                "DeepTune: %d epochs, batches of %d (%s), last %d tokens%s; seeds %s (fold f adds "
-                "f); %d workers (%d asked)",
-                options.train.epochs, options.train.batchSize,
-                batchingName(options.train.batching).c_str(), options.maxLength,
-                options.paperPadding ? ", paper padding" : "", seeds.c_str(), runs.workers,
-                requestedWorkers);
+  std::snprintf(
+      line, sizeof line,
+      "DeepTune: %d epochs, batches of %d (%s), last %d tokens%s, %s LSTM; seeds %s (fold f "
+      "adds f); %d workers (%d asked)",
+      options.train.epochs, options.train.batchSize, batchingName(options.train.batching).c_str(),
+      options.maxLength, options.paperPadding ? ", paper padding" : "",
+      lstmName(options.train.lstm).c_str(), seeds.c_str(), runs.workers, requestedWorkers);
   return line;
 }
 
@@ -80,7 +80,7 @@ int runEvaluate(const Args& args) {
   model::DeepTuneMethodOptions deeptune;
   int workers = 2;
   int seeds = 1;
-  std::string batching;
+  std::string batching, lstm;
   // clang-format off
   options.add_options()
       ("task", po::value(&task)->default_value("devmap"), "task: devmap")
@@ -97,6 +97,7 @@ int runEvaluate(const Args& args) {
       ("batching", po::value(&batching)->default_value("rows"),
        "rows (shuffled rows, like the paper), random (shuffled whole sources) or length "
        "(whole sources of similar lengths, fastest)")
+      ("lstm", po::value(&lstm)->default_value("fast"), kLstmHelp)
       ("seed", po::value(&deeptune.train.seed)->default_value(204),
        "seed (fold f uses seed+f; run r of --seeds adds 1000r)")
       ("seeds", po::value(&seeds)->default_value(1),
@@ -120,6 +121,7 @@ int runEvaluate(const Args& args) {
   }
   deeptune.paperPadding = vm.count("paper-padding") > 0;
   deeptune.train.batching = parseBatching(batching);
+  deeptune.train.lstm = parseLstm(lstm);
   const auto rows = data::readDevmapCsv(dataPath);
   std::vector<int> foldOfRow;
   std::string protocolText;

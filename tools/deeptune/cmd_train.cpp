@@ -33,12 +33,22 @@ std::string batchingName(model::TrainOptions::Batching batching) {
   return "rows";
 }
 
+model::TrainOptions::Lstm parseLstm(const std::string& name) {
+  if (name == "fast") return model::TrainOptions::Lstm::kFast;
+  if (name == "stock") return model::TrainOptions::Lstm::kStock;
+  throw UsageError("unknown --lstm '" + name + "' (fast or stock)");
+}
+
+std::string lstmName(model::TrainOptions::Lstm lstm) {
+  return lstm == model::TrainOptions::Lstm::kStock ? "stock" : "fast";
+}
+
 int runTrain(const Args& args) {
   po::options_description options("train options");
   std::string task, dataPath, output, vocabPath, platform, transferFrom;
   model::TrainOptions train;
   int maxLength = 1024;
-  std::string batching;
+  std::string batching, lstm;
   // clang-format off
   options.add_options()
       ("task", po::value(&task)->default_value("devmap"), "task: devmap or coarsening")
@@ -56,6 +66,7 @@ int runTrain(const Args& args) {
       ("batching", po::value(&batching)->default_value("rows"),
        "rows (shuffled rows, like the paper), random (shuffled whole sources) or length "
        "(whole sources of similar lengths, fastest)")
+      ("lstm", po::value(&lstm)->default_value("fast"), kLstmHelp)
       ("seed", po::value(&train.seed)->default_value(204), "random seed")
       ("max-length", po::value(&maxLength)->default_value(1024), "keep the last N tokens")
       ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)");
@@ -87,6 +98,7 @@ int runTrain(const Args& args) {
     throw UsageError("train: --transfer-from uses the source model's vocabulary: drop --vocab");
   }
   train.batching = parseBatching(batching);
+  train.lstm = parseLstm(lstm);
   data::checkOutputPath(output);  // before the training, not after it
   std::optional<model::DeepTuneModel> source;
   if (!transferFrom.empty()) source.emplace(model::DeepTuneModel::load(transferFrom));

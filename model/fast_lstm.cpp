@@ -1,0 +1,386 @@
+// The network's two LSTM layers by hand: a step-major layout, forward and backward through time.
+#include "model/internal/fast_lstm.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/internal/vector_math.hpp"
+
+namespace deeptune::model::internal {
+namespace {
+
+using torch::Tensor;
+
+/// Sequences ranked by length, longest first. At step t the first active[t] ranks are still
+/// running; their rows of that step are rows offset[t] .. offset[t] + active[t] of every
+/// step-major [rows, ...] buffer, so a sequence that ended takes no work and no memory.
+struct StepLayout {
+  std::vector<int64_t> order;   ///< sequence index of each rank
+  std::vector<int64_t> length;  ///< steps of each rank
+  std::vector<int64_t> active;  ///< ranks running at each step, then a final 0
+  std::vector<int64_t> offset;  ///< first row of each step, then the number of rows
+  int64_t steps() const { return static_cast<int64_t>(active.size()) - 1; }
+  int64_t rows() const { return offset.back(); }
+};
+
+StepLayout layoutOf(const Tensor& lengths, int64_t width) {
+  StepLayout layout;
+  const Tensor flat = lengths.to(torch::kInt64).contiguous();
+  const int64_t* given = flat.data_ptr<int64_t>();
+  const int64_t count = flat.numel();
+  layout.order.resize(static_cast<size_t>(count));
+  std::iota(layout.order.begin(), layout.order.end(), int64_t{0});
+  std::stable_sort(layout.order.begin(), layout.order.end(),
+                   [given](int64_t a, int64_t b) { return given[a] > given[b]; });
+  for (int64_t sequence : layout.order) {
+    layout.length.push_back(std::clamp<int64_t>(given[sequence], 1, width));
+  }
+  const int64_t steps = count > 0 ? layout.length.front() : 0;
+  layout.active.assign(static_cast<size_t>(steps + 1), 0);
+  layout.offset.assign(static_cast<size_t>(steps + 1), 0);
+  int64_t running = count;
+  for (int64_t t = 0; t < steps; ++t) {
+    while (running > 0 && layout.length[static_cast<size_t>(running - 1)] <= t) --running;
+    layout.active[static_cast<size_t>(t)] = running;
+    layout.offset[static_cast<size_t>(t + 1)] = layout.offset[static_cast<size_t>(t)] + running;
+  }
+  return layout;
+}
+
+Tensor indexTensor(const std::vector<int64_t>& values) {
+  return torch::tensor(values, torch::kInt64);
+}
+
+/// out[r][0..width) += sum over k of in[r][k] * w[k][0..width), for `rows` rows; width a
+/// multiple of 32. Column blocks of 32 outermost, so that block of w stays in the L1 cache for
+/// every row; two rows at a time share each load of it.
+__attribute__((target_clones("arch=x86-64-v3", "default"))) void addProducts(
+    float* out, const float* in, const float* w, int64_t rows, int64_t inner, int64_t width) {
+  for (int64_t j = 0; j < width; j += 4 * kLanes) {
+    int64_t r = 0;
+    for (; r + 2 <= rows; r += 2) {
+      const float* a = in + r * inner;
+      const float* b = a + inner;
+      float* outA = out + r * width + j;
+      float* outB = outA + width;
+      Floats8 a0 = load8(outA), a1 = load8(outA + 8), a2 = load8(outA + 16), a3 = load8(outA + 24);
+      Floats8 b0 = load8(outB), b1 = load8(outB + 8), b2 = load8(outB + 16), b3 = load8(outB + 24);
+      for (int64_t k = 0; k < inner; ++k) {
+        const float* row = w + k * width + j;
+        const Floats8 w0 = load8(row), w1 = load8(row + 8), w2 = load8(row + 16),
+                      w3 = load8(row + 24);
+        const Floats8 x = broadcast8(a[k]), y = broadcast8(b[k]);
+        a0 += x * w0;
+        a1 += x * w1;
+        a2 += x * w2;
+        a3 += x * w3;
+        b0 += y * w0;
+        b1 += y * w1;
+        b2 += y * w2;
+        b3 += y * w3;
+      }
+      store8(outA, a0), store8(outA + 8, a1), store8(outA + 16, a2), store8(outA + 24, a3);
+      store8(outB, b0), store8(outB + 8, b1), store8(outB + 16, b2), store8(outB + 24, b3);
+    }
+    for (; r < rows; ++r) {
+      const float* a = in + r * inner;
+      float* outA = out + r * width + j;
+      Floats8 a0 = load8(outA), a1 = load8(outA + 8), a2 = load8(outA + 16), a3 = load8(outA + 24);
+      for (int64_t k = 0; k < inner; ++k) {
+        const float* row = w + k * width + j;
+        const Floats8 x = broadcast8(a[k]);
+        a0 += x * load8(row);
+        a1 += x * load8(row + 8);
+        a2 += x * load8(row + 16);
+        a3 += x * load8(row + 24);
+      }
+      store8(outA, a0), store8(outA + 8, a1), store8(outA + 16, a2), store8(outA + 24, a3);
+    }
+  }
+}
+
+/// One step of the cell for `rows` rows: `gates` [rows][4 hidden] in as pre-activations, out as
+/// the gates' values; c = f c_prev + i g (c_prev absent at step 0), h = o tanh(c).
+__attribute__((target_clones("arch=x86-64-v3", "default"))) void cellForward(
+    float* gates, const float* cPrev, float* c, float* h, int64_t rows, int64_t hidden) {
+  for (int64_t r = 0; r < rows; ++r) {
+    float* g = gates + r * 4 * hidden;
+    for (int64_t j = 0; j < hidden; j += kLanes) {
+      const Floats8 i = sigmoid8(load8(g + j));
+      const Floats8 f = sigmoid8(load8(g + hidden + j));
+      const Floats8 u = tanh8(load8(g + 2 * hidden + j));
+      const Floats8 o = sigmoid8(load8(g + 3 * hidden + j));
+      store8(g + j, i), store8(g + hidden + j, f), store8(g + 2 * hidden + j, u);
+      store8(g + 3 * hidden + j, o);
+      const Floats8 previous = cPrev != nullptr ? load8(cPrev + r * hidden + j) : Floats8{};
+      const Floats8 next = f * previous + i * u;
+      store8(c + r * hidden + j, next);
+      store8(h + r * hidden + j, o * tanh8(next));
+    }
+  }
+}
+
+/// The cell's backward step for `rows` rows: from dh (the whole gradient reaching h) and dc (the
+/// gradient reaching c from the next step; out: the one reaching c_prev), the gradient of the
+/// four pre-activations into `dz` [rows][4 hidden].
+__attribute__((target_clones("arch=x86-64-v3", "default"))) void cellBackward(
+    const float* gates, const float* c, const float* cPrev, const float* dh, float* dc, float* dz,
+    int64_t rows, int64_t hidden) {
+  const Floats8 one = broadcast8(1.0f);
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* g = gates + r * 4 * hidden;
+    float* d = dz + r * 4 * hidden;
+    for (int64_t j = 0; j < hidden; j += kLanes) {
+      const Floats8 i = load8(g + j), f = load8(g + hidden + j), u = load8(g + 2 * hidden + j),
+                    o = load8(g + 3 * hidden + j);
+      const Floats8 tanhC = tanh8(load8(c + r * hidden + j));
+      const Floats8 dH = load8(dh + r * hidden + j);
+      const Floats8 dC = load8(dc + r * hidden + j) + dH * o * (one - tanhC * tanhC);
+      const Floats8 previous = cPrev != nullptr ? load8(cPrev + r * hidden + j) : Floats8{};
+      store8(d + j, dC * u * i * (one - i));
+      store8(d + hidden + j, dC * previous * f * (one - f));
+      store8(d + 2 * hidden + j, dC * i * (one - u * u));
+      store8(d + 3 * hidden + j, dH * tanhC * o * (one - o));
+      store8(dc + r * hidden + j, dC * f);
+    }
+  }
+}
+
+/// A layer's forward loop: `gates` [rows][4 hidden] holds the input projections (biases
+/// included) and becomes the gate values; c and h [rows][hidden]. `recurrentT` [hidden][4 hidden].
+void layerForward(const StepLayout& layout, const float* recurrentT, float* gates, float* c,
+                  float* h, int64_t hidden) {
+  const int64_t width = 4 * hidden;
+  for (int64_t t = 0; t < layout.steps(); ++t) {
+    const int64_t first = layout.offset[static_cast<size_t>(t)];
+    const int64_t rows = layout.active[static_cast<size_t>(t)];
+    const float* cPrev = nullptr;
+    if (t > 0) {
+      const int64_t previous = layout.offset[static_cast<size_t>(t - 1)];
+      addProducts(gates + first * width, h + previous * hidden, recurrentT, rows, hidden, width);
+      cPrev = c + previous * hidden;
+    }
+    cellForward(gates + first * width, cPrev, c + first * hidden, h + first * hidden, rows, hidden);
+  }
+}
+
+/// A layer's backward loop, last step first: the gradient of every pre-activation into `dz`
+/// [rows][4 hidden]. What reaches h from outside: `atEnd` [ranks][hidden] at each sequence's last
+/// step, and/or `atEvery` [rows][hidden] at every step (either may be null).
+void layerBackward(const StepLayout& layout, const float* recurrent, const float* gates,
+                   const float* c, const float* atEnd, const float* atEvery, float* dz,
+                   int64_t hidden) {
+  const int64_t width = 4 * hidden;
+  const size_t ranks = layout.order.size();
+  std::vector<float> dh(ranks * static_cast<size_t>(hidden), 0.0f);
+  std::vector<float> dc(ranks * static_cast<size_t>(hidden), 0.0f);
+  for (int64_t t = layout.steps() - 1; t >= 0; --t) {
+    const int64_t first = layout.offset[static_cast<size_t>(t)];
+    const int64_t rows = layout.active[static_cast<size_t>(t)];
+    const int64_t continuing = layout.active[static_cast<size_t>(t + 1)];
+    // Ranks whose last step this is: nothing comes from a next step.
+    for (int64_t r = continuing; r < rows; ++r) {
+      float* dhRow = dh.data() + r * hidden;
+      if (atEnd != nullptr) {
+        std::memcpy(dhRow, atEnd + r * hidden, sizeof(float) * static_cast<size_t>(hidden));
+      } else {
+        std::fill(dhRow, dhRow + hidden, 0.0f);
+      }
+      std::fill(dc.data() + r * hidden, dc.data() + (r + 1) * hidden, 0.0f);
+    }
+    if (atEvery != nullptr) {
+      const float* add = atEvery + first * hidden;
+      for (int64_t k = 0; k < rows * hidden; ++k) dh[static_cast<size_t>(k)] += add[k];
+    }
+    const float* cPrev = t > 0 ? c + layout.offset[static_cast<size_t>(t - 1)] * hidden : nullptr;
+    cellBackward(gates + first * width, c + first * hidden, cPrev, dh.data(), dc.data(),
+                 dz + first * width, rows, hidden);
+    if (t > 0) {  // dh for step t - 1: dz W_hh
+      std::fill(dh.begin(), dh.begin() + rows * hidden, 0.0f);
+      addProducts(dh.data(), dz + first * width, recurrent, rows, width, hidden);
+    }
+  }
+}
+
+/// Rows of the step before each row from step 1 on: the h each recurrent product read.
+Tensor previousRows(const StepLayout& layout) {
+  std::vector<int64_t> rows;
+  rows.reserve(static_cast<size_t>(layout.rows()));
+  for (int64_t t = 1; t < layout.steps(); ++t) {
+    for (int64_t r = 0; r < layout.active[static_cast<size_t>(t)]; ++r) {
+      rows.push_back(layout.offset[static_cast<size_t>(t - 1)] + r);
+    }
+  }
+  return indexTensor(rows);
+}
+
+/// The token of every row of the layout.
+Tensor rowTokens(const StepLayout& layout, const Tensor& tokens) {
+  const Tensor flat = tokens.to(torch::kInt64).contiguous();
+  const int64_t width = flat.size(1);
+  const int64_t* raw = flat.data_ptr<int64_t>();
+  std::vector<int64_t> ids;
+  ids.reserve(static_cast<size_t>(layout.rows()));
+  for (int64_t t = 0; t < layout.steps(); ++t) {
+    for (int64_t r = 0; r < layout.active[static_cast<size_t>(t)]; ++r) {
+      ids.push_back(raw[layout.order[static_cast<size_t>(r)] * width + t]);
+    }
+  }
+  return indexTensor(ids);
+}
+
+/// A [rows, cols] float buffer from this thread's pool: the big per-batch buffers are reused
+/// from batch to batch instead of being mapped (and zeroed by the kernel) afresh each time. A
+/// pooled buffer is free again once nothing but the pool holds its storage (the autograd graph
+/// that saved it is gone). Contents are undefined.
+Tensor workspace(int64_t rows, int64_t cols) {
+  constexpr size_t kPoolSize = 16;
+  thread_local std::vector<Tensor> pool;
+  const int64_t wanted = rows * cols;
+  Tensor* chosen = nullptr;
+  for (Tensor& buffer : pool) {
+    if (buffer.storage().use_count() == 1 && buffer.numel() >= wanted &&
+        (chosen == nullptr || buffer.numel() < chosen->numel())) {
+      chosen = &buffer;
+    }
+  }
+  if (chosen == nullptr) {
+    if (pool.size() >= kPoolSize) {  // forget a free one (the smallest), or give up pooling
+      auto freeBuffer = std::find_if(pool.begin(), pool.end(), [](const Tensor& buffer) {
+        return buffer.storage().use_count() == 1;
+      });
+      if (freeBuffer == pool.end()) return torch::empty({rows, cols});
+      pool.erase(freeBuffer);
+    }
+    pool.push_back(torch::empty({wanted + wanted / 4}));
+    chosen = &pool.back();
+  }
+  return chosen->narrow(0, 0, wanted).view({rows, cols});
+}
+
+float* floats(Tensor& tensor) { return tensor.data_ptr<float>(); }
+const float* floats(const Tensor& tensor) { return tensor.data_ptr<float>(); }
+
+class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
+ public:
+  static Tensor forward(torch::autograd::AutogradContext* context, Tensor embedding, Tensor input1,
+                        Tensor recurrent1, Tensor inputBias1, Tensor recurrentBias1, Tensor input2,
+                        Tensor recurrent2, Tensor inputBias2, Tensor recurrentBias2, Tensor tokens,
+                        Tensor lengths) {
+    const int64_t hidden = recurrent1.size(1);
+    const StepLayout layout = layoutOf(lengths, tokens.size(1));
+    const Tensor ids = rowTokens(layout, tokens);
+    // Layer 1: one table row per token (embedding x input weights + both biases), gathered.
+    const Tensor table =
+        torch::addmm(inputBias1 + recurrentBias1, embedding, input1.t()).contiguous();
+    const int64_t rows = layout.rows();
+    Tensor gates1 = workspace(rows, 4 * hidden);
+    torch::index_select_out(gates1, table, 0, ids);
+    Tensor c1 = workspace(rows, hidden);
+    Tensor h1 = workspace(rows, hidden);
+    layerForward(layout, floats(recurrent1.t().contiguous()), floats(gates1), floats(c1),
+                 floats(h1), hidden);
+    // Layer 2: every step's input projection in one product.
+    Tensor gates2 = workspace(rows, 4 * hidden);
+    torch::addmm_out(gates2, inputBias2 + recurrentBias2, h1, input2.t());
+    Tensor c2 = workspace(rows, hidden);
+    Tensor h2 = workspace(rows, hidden);
+    layerForward(layout, floats(recurrent2.t().contiguous()), floats(gates2), floats(c2),
+                 floats(h2), hidden);
+
+    std::vector<int64_t> lastRows;
+    for (size_t r = 0; r < layout.order.size(); ++r) {
+      lastRows.push_back(layout.offset[static_cast<size_t>(layout.length[r] - 1)] +
+                         static_cast<int64_t>(r));
+    }
+    const Tensor order = indexTensor(layout.order);
+    Tensor result = torch::zeros({static_cast<int64_t>(layout.order.size()), hidden});
+    result.index_copy_(0, order, h2.index_select(0, indexTensor(lastRows)));
+
+    context->save_for_backward({embedding, input1, recurrent1, input2, recurrent2});
+    context->saved_data["lengths"] = lengths;
+    context->saved_data["width"] = tokens.size(1);
+    context->saved_data["ids"] = ids;
+    context->saved_data["gates1"] = gates1;
+    context->saved_data["c1"] = c1;
+    context->saved_data["h1"] = h1;
+    context->saved_data["gates2"] = gates2;
+    context->saved_data["c2"] = c2;
+    context->saved_data["h2"] = h2;
+    return result;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* context,
+                                                 torch::autograd::variable_list gradients) {
+    const auto saved = context->get_saved_variables();
+    const Tensor &embedding = saved[0], &input1 = saved[1], &recurrent1 = saved[2],
+                 &input2 = saved[3], &recurrent2 = saved[4];
+    const int64_t hidden = recurrent1.size(1);
+    const StepLayout layout =
+        layoutOf(context->saved_data["lengths"].toTensor(), context->saved_data["width"].toInt());
+    const auto tensor = [&](const char* name) { return context->saved_data[name].toTensor(); };
+    const Tensor ids = tensor("ids"), h1 = tensor("h1"), h2 = tensor("h2");
+    const Tensor previous = previousRows(layout);
+    const int64_t firstStepRows = layout.active.empty() ? 0 : layout.active.front();
+    const int64_t laterRows = layout.rows() - firstStepRows;
+
+    // Layer 2, from the gradient at each sequence's last state.
+    const Tensor given = gradients[0].defined()
+                             ? gradients[0].contiguous()
+                             : torch::zeros({static_cast<int64_t>(layout.order.size()), hidden});
+    const Tensor atEnd = given.index_select(0, indexTensor(layout.order)).contiguous();
+    Tensor dz2 = workspace(layout.rows(), 4 * hidden);
+    layerBackward(layout, floats(recurrent2.contiguous()), floats(tensor("gates2")),
+                  floats(tensor("c2")), floats(atEnd), nullptr, floats(dz2), hidden);
+    Tensor before2 = workspace(laterRows, hidden);  // the h each recurrent product read
+    torch::index_select_out(before2, h2, 0, previous);
+    const Tensor dRecurrent2 = dz2.narrow(0, firstStepRows, laterRows).t().mm(before2);
+    const Tensor dBias2 = dz2.sum(0);
+    const Tensor dInput2 = dz2.t().mm(h1);
+    Tensor dH1 = workspace(layout.rows(), hidden);  // what reaches layer 1's h at every step
+    torch::mm_out(dH1, dz2, input2);
+
+    // Layer 1, and its input projection back through the token table.
+    Tensor dz1 = workspace(layout.rows(), 4 * hidden);
+    layerBackward(layout, floats(recurrent1.contiguous()), floats(tensor("gates1")),
+                  floats(tensor("c1")), nullptr, floats(dH1), floats(dz1), hidden);
+    Tensor before1 = workspace(laterRows, hidden);  // the h each recurrent product read
+    torch::index_select_out(before1, h1, 0, previous);
+    const Tensor dRecurrent1 = dz1.narrow(0, firstStepRows, laterRows).t().mm(before1);
+    const Tensor dBias1 = dz1.sum(0);
+    const Tensor dTable = torch::zeros({embedding.size(0), 4 * hidden}).index_add_(0, ids, dz1);
+    const Tensor dInput1 = dTable.t().mm(embedding);
+    const Tensor dEmbedding = dTable.mm(input1);
+    return {dEmbedding,  dInput1, dRecurrent1, dBias1,   dBias1,  dInput2,
+            dRecurrent2, dBias2,  dBias2,      Tensor(), Tensor()};
+  }
+};
+
+}  // namespace
+
+bool fastLstmSupports(int64_t hidden) { return hidden > 0 && hidden % (4 * kLanes) == 0; }
+
+Tensor fastLstmEncode(const Tensor& embedding, const LstmLayerWeights& layer1,
+                      const LstmLayerWeights& layer2, const Tensor& tokens, const Tensor& lengths) {
+  const int64_t hidden = layer1.recurrent.size(1);
+  if (!fastLstmSupports(hidden) || layer2.recurrent.size(1) != hidden ||
+      layer2.input.size(1) != hidden || tokens.dim() != 2 || lengths.numel() != tokens.size(0)) {
+    throw std::invalid_argument("fastLstmEncode: unsupported shapes (hidden " +
+                                std::to_string(hidden) + ")");
+  }
+  for (const Tensor& t :
+       {embedding, layer1.input, layer1.recurrent, layer2.input, layer2.recurrent}) {
+    if (t.scalar_type() != torch::kFloat32) {
+      throw std::invalid_argument("fastLstmEncode: float32 weights only");
+    }
+  }
+  return FastLstmFunction::apply(embedding, layer1.input, layer1.recurrent, layer1.inputBias,
+                                 layer1.recurrentBias, layer2.input, layer2.recurrent,
+                                 layer2.inputBias, layer2.recurrentBias, tokens, lengths);
+}
+
+}  // namespace deeptune::model::internal
