@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -13,23 +12,13 @@
 
 #include "api/advisor.hpp"
 #include "api/predictor.hpp"
+#include "bench/bench_common.hpp"
 #include "data/datasets.hpp"
 #include "runtime/devices.hpp"
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-double percentile(std::vector<double> values, double p) {
-  std::sort(values.begin(), values.end());
-  return values[static_cast<size_t>(p * static_cast<double>(values.size() - 1))];
-}
-
-}  // namespace
+using deeptune::bench::Clock;
+using deeptune::bench::msSince;
+using deeptune::bench::percentile;
 
 int main(int argc, char** argv) {
   const std::string dataDir = argc > 1 ? argv[1] : deeptune::data::defaultPaperDataDir();
@@ -40,11 +29,7 @@ int main(int argc, char** argv) {
                  "  folder by default) on this machine's OpenCL devices, in one process.\n");
     return 2;
   }
-  std::set<std::string> distinct;
-  for (const auto& row : deeptune::data::readDevmapCsv(dataDir + "/cgo17-amd.csv")) {
-    distinct.insert(row.src);
-  }
-  const std::vector<std::string> kernels(distinct.begin(), distinct.end());
+  const std::vector<std::string> kernels = deeptune::bench::distinctPaperKernels(dataDir);
   std::vector<cl_device_id> candidates;
   for (const auto& d : deeptune::runtime::listDevices()) candidates.push_back(d.id);
   if (candidates.empty()) {

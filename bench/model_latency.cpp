@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
                  "  LibTorch's batch path vs the single-sequence path (median of 21 runs).\n");
     return 2;
   }
-  const deeptune::model::DeepTuneModel model = deeptune::model::DeepTuneModel::load(argv[1]);
+  deeptune::model::DeepTuneModel model = deeptune::model::DeepTuneModel::load(argv[1]);
+  model.setLstm(deeptune::model::TrainOptions::Lstm::kStock);  // the baseline: LibTorch's LSTM
   const auto& info = model.info();
   std::mt19937 random(204);
   std::printf("%-8s %12s %12s %8s %12s\n", "tokens", "batch ms", "single ms", "ratio",

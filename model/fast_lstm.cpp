@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/internal/matrix_products.hpp"
 #include "model/internal/vector_math.hpp"
 
 namespace deeptune::model::internal {
@@ -53,54 +54,6 @@ StepLayout layoutOf(const Tensor& lengths, int64_t width) {
 
 Tensor indexTensor(const std::vector<int64_t>& values) {
   return torch::tensor(values, torch::kInt64);
-}
-
-/// out[r][0..width) += sum over k of in[r][k] * w[k][0..width), for `rows` rows; width a
-/// multiple of 32. Column blocks of 32 outermost, so that block of w stays in the L1 cache for
-/// every row; two rows at a time share each load of it.
-__attribute__((target_clones("arch=x86-64-v3", "default"))) void addProducts(
-    float* out, const float* in, const float* w, int64_t rows, int64_t inner, int64_t width) {
-  for (int64_t j = 0; j < width; j += 4 * kLanes) {
-    int64_t r = 0;
-    for (; r + 2 <= rows; r += 2) {
-      const float* a = in + r * inner;
-      const float* b = a + inner;
-      float* outA = out + r * width + j;
-      float* outB = outA + width;
-      Floats8 a0 = load8(outA), a1 = load8(outA + 8), a2 = load8(outA + 16), a3 = load8(outA + 24);
-      Floats8 b0 = load8(outB), b1 = load8(outB + 8), b2 = load8(outB + 16), b3 = load8(outB + 24);
-      for (int64_t k = 0; k < inner; ++k) {
-        const float* row = w + k * width + j;
-        const Floats8 w0 = load8(row), w1 = load8(row + 8), w2 = load8(row + 16),
-                      w3 = load8(row + 24);
-        const Floats8 x = broadcast8(a[k]), y = broadcast8(b[k]);
-        a0 += x * w0;
-        a1 += x * w1;
-        a2 += x * w2;
-        a3 += x * w3;
-        b0 += y * w0;
-        b1 += y * w1;
-        b2 += y * w2;
-        b3 += y * w3;
-      }
-      store8(outA, a0), store8(outA + 8, a1), store8(outA + 16, a2), store8(outA + 24, a3);
-      store8(outB, b0), store8(outB + 8, b1), store8(outB + 16, b2), store8(outB + 24, b3);
-    }
-    for (; r < rows; ++r) {
-      const float* a = in + r * inner;
-      float* outA = out + r * width + j;
-      Floats8 a0 = load8(outA), a1 = load8(outA + 8), a2 = load8(outA + 16), a3 = load8(outA + 24);
-      for (int64_t k = 0; k < inner; ++k) {
-        const float* row = w + k * width + j;
-        const Floats8 x = broadcast8(a[k]);
-        a0 += x * load8(row);
-        a1 += x * load8(row + 8);
-        a2 += x * load8(row + 16);
-        a3 += x * load8(row + 24);
-      }
-      store8(outA, a0), store8(outA + 8, a1), store8(outA + 16, a2), store8(outA + 24, a3);
-    }
-  }
 }
 
 /// One step of the cell for `rows` rows: `gates` [rows][4 hidden] in as pre-activations, out as
@@ -161,7 +114,7 @@ void layerForward(const StepLayout& layout, const float* recurrentT, float* gate
     const float* cPrev = nullptr;
     if (t > 0) {
       const int64_t previous = layout.offset[static_cast<size_t>(t - 1)];
-      addProducts(gates + first * width, h + previous * hidden, recurrentT, rows, hidden, width);
+      addRowProducts(gates + first * width, h + previous * hidden, recurrentT, rows, hidden, width);
       cPrev = c + previous * hidden;
     }
     cellForward(gates + first * width, cPrev, c + first * hidden, h + first * hidden, rows, hidden);
@@ -201,7 +154,7 @@ void layerBackward(const StepLayout& layout, const float* recurrent, const float
                  dz + first * width, rows, hidden);
     if (t > 0) {  // dh for step t - 1: dz W_hh
       std::fill(dh.begin(), dh.begin() + rows * hidden, 0.0f);
-      addProducts(dh.data(), dz + first * width, recurrent, rows, width, hidden);
+      addRowProducts(dh.data(), dz + first * width, recurrent, rows, width, hidden);
     }
   }
 }

@@ -1,6 +1,7 @@
 // One-sequence inference of the DeepTune network: a table lookup, two recurrent loops, the head.
 #include "model/internal/single_sequence_net.hpp"
 
+#include "model/internal/matrix_products.hpp"
 #include "model/internal/vector_math.hpp"
 
 #include <algorithm>
@@ -27,19 +28,6 @@ inline void axpy(float* out, const float* row, float x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] += x * row[i];
 }
 
-/// gates += W h for W given transposed, `wt` [hidden][4 hidden] (4 hidden a multiple of 8).
-inline __attribute__((always_inline)) void addProduct(float* gates, const float* wt, const float* h,
-                                                      int64_t hidden) {
-  const int64_t width = 4 * hidden;
-  for (int64_t k = 0; k < hidden; ++k) {
-    const Floats8 x = broadcast8(h[k]);
-    const float* row = wt + k * width;
-    for (int64_t i = 0; i < width; i += kLanes) {
-      store8(gates + i, load8(gates + i) + x * load8(row + i));
-    }
-  }
-}
-
 inline float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
 /// LibTorch's LSTM cell on gates (i, f, g, o): updates c and h in place (hidden a multiple of 8).
@@ -56,23 +44,31 @@ inline __attribute__((always_inline)) void cell(const float* gates, float* c, fl
   }
 }
 
-/// Both LSTM layers over `sequence`, step by step; the last state of layer 2 into `h2`. Built for
-/// AVX2 as well as the baseline x86-64 and picked at load time: the products are axpys over
-/// the 4 x hidden gate values, which the wider vectors speed up.
+/// Both LSTM layers over `sequence`; the last state of layer 2 into `h2`. Layer 1 runs step by
+/// step, then layer 2's input projection of every step is one product (each weight row loaded
+/// once for four steps rather than once per step), then layer 2's recurrence. The products are
+/// addRowProducts' (the gate sums held in registers over each block of columns); the gate
+/// arithmetic is built for AVX2 as well as the baseline x86-64, picked at load time.
 __attribute__((target_clones("avx2", "default"))) void runLayers(
     const int64_t* sequence, int64_t steps, int64_t hidden, const float* inputTable,
     const float* recurrent1T, const float* input2T, const float* recurrent2T, const float* bias2,
     float* h2) {
   const int64_t width = 4 * hidden;
-  std::vector<float> h1(hidden, 0.0f), c1(hidden, 0.0f), c2(hidden, 0.0f), gates(width);
+  std::vector<float> c1(hidden, 0.0f), c2(hidden, 0.0f), gates(width);
+  std::vector<float> h1(static_cast<size_t>((steps + 1) * hidden),
+                        0.0f);  // h1 before step t: row t
   for (int64_t t = 0; t < steps; ++t) {
     const float* row = inputTable + sequence[t] * width;
     std::copy(row, row + width, gates.begin());
-    addProduct(gates.data(), recurrent1T, h1.data(), hidden);
-    cell(gates.data(), c1.data(), h1.data(), hidden);
-    std::copy(bias2, bias2 + width, gates.begin());
-    addProduct(gates.data(), input2T, h1.data(), hidden);
-    addProduct(gates.data(), recurrent2T, h2, hidden);
+    addRowProducts(gates.data(), h1.data() + t * hidden, recurrent1T, 1, hidden, width);
+    cell(gates.data(), c1.data(), h1.data() + (t + 1) * hidden, hidden);
+  }
+  std::vector<float> input2(static_cast<size_t>(steps * width));
+  for (int64_t t = 0; t < steps; ++t) std::copy(bias2, bias2 + width, input2.begin() + t * width);
+  addRowProducts(input2.data(), h1.data() + hidden, input2T, steps, hidden, width);
+  for (int64_t t = 0; t < steps; ++t) {
+    std::copy(input2.begin() + t * width, input2.begin() + (t + 1) * width, gates.begin());
+    addRowProducts(gates.data(), h2, recurrent2T, 1, hidden, width);
     cell(gates.data(), c2.data(), h2, hidden);
   }
 }

@@ -1,0 +1,112 @@
+// End-to-end prediction: the 247 paper kernels through api::Predictor in one process after
+// start-up (rewrite, tokenize, model), the start-up itself, and `deeptune predict` as a process.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "api/predictor.hpp"
+#include "bench/bench_common.hpp"
+#include "data/datasets.hpp"
+
+using deeptune::bench::Clock;
+using deeptune::bench::msSince;
+using deeptune::bench::percentile;
+
+extern char** environ;
+
+namespace {
+
+/// Median wall milliseconds of `runs` runs of `argv`, its output to /dev/null; -1 if it fails.
+double processMs(const std::vector<std::string>& argv, int runs) {
+  std::vector<double> times;
+  for (int r = 0; r < runs; ++r) {
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    const auto start = Clock::now();
+    pid_t pid = 0;
+    const int failed = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    int status = 0;
+    if (failed != 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0) {
+      return -1;
+    }
+    times.push_back(msSince(start));
+  }
+  return percentile(times, 0.5);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string dataDir = argc > 1 ? argv[1] : deeptune::data::defaultPaperDataDir();
+  if (argc > 2 || (argc == 2 && std::string(argv[1]).rfind("-", 0) == 0)) {
+    std::fprintf(stderr,
+                 "usage: bench_predict_end_to_end [DATA_DIR]\n"
+                 "  Predicts every distinct kernel of DATA_DIR/cgo17-amd.csv (the paper's data\n"
+                 "  folder by default) in one process, then times `deeptune predict` processes.\n");
+    return 2;
+  }
+  const std::vector<std::string> distinct = deeptune::bench::distinctPaperKernels(dataDir);
+
+  // Start-up: the model load, then the first prediction (the rewriter's set-up).
+  auto start = Clock::now();
+  deeptune::api::Predictor predictor(deeptune::api::findBundledModel("amd"));
+  const double loadMs = msSince(start);
+  start = Clock::now();
+  predictor.predict("__kernel void A(__global float* a) { a[0] = 1.0f; }", "warm.cl", "", 1, 1);
+  const double firstMs = msSince(start);
+
+  std::vector<double> endToEnd, network;
+  for (const std::string& source : distinct) {
+    start = Clock::now();
+    try {
+      predictor.predict(source, "kernel.cl", "", 1 << 24, 128);
+    } catch (const std::exception&) {  // a kernel the rewriter refuses: its time counts too
+    }
+    endToEnd.push_back(msSince(start));
+    start = Clock::now();  // the same kernel at other sizes: the encoding is cached
+    try {
+      predictor.predict(source, "kernel.cl", "", 1 << 20, 64);
+    } catch (const std::exception&) {
+    }
+    network.push_back(msSince(start));
+  }
+  const auto within30 =
+      std::count_if(endToEnd.begin(), endToEnd.end(), [](double ms) { return ms <= 30; });
+
+  // The whole process, against the same binary doing nothing but start and exit.
+  const std::string cli = DEEPTUNE_BENCH_CLI;
+  const std::string kernel = std::string(DEEPTUNE_BENCH_SOURCE_DIR) + "/kernels/saxpy.cl";
+  const double helpMs = processMs({cli, "--help"}, 5);
+  const double predictMs = processMs(
+      {cli, "predict", kernel, "--dsize", "4194304", "--wgsize", "64", "--platform", "amd"}, 5);
+
+  std::printf("end-to-end prediction, %zu distinct paper kernels, one process\n", distinct.size());
+  std::printf("  start-up: model load %.0f ms, first prediction (rewriter set-up) %.0f ms\n",
+              loadMs, firstMs);
+  std::printf("  %-40s %9s %9s %9s\n", "", "median", "p90", "max");
+  std::printf("  %-40s %9.2f %9.2f %9.2f ms\n", "rewrite + tokenize + model",
+              percentile(endToEnd, 0.5), percentile(endToEnd, 0.9), percentile(endToEnd, 1.0));
+  std::printf("  %-40s %9.2f %9.2f %9.2f ms\n", "baseline: the model alone (cached encoding)",
+              percentile(network, 0.5), percentile(network, 0.9), percentile(network, 1.0));
+  std::printf("  ratio end-to-end / model (median): %.1fx; within 30 ms: %ld of %zu\n",
+              percentile(endToEnd, 0.5) / percentile(network, 0.5), static_cast<long>(within30),
+              endToEnd.size());
+  std::printf("  process `deeptune predict kernels/saxpy.cl`: %.0f ms (median of 5)\n", predictMs);
+  std::printf("  baseline: process `deeptune --help`: %.0f ms (ratio %.2fx)\n", helpMs,
+              predictMs / helpMs);
+  return predictMs < 0 || helpMs < 0 ? 1 : 0;
+}
