@@ -321,7 +321,8 @@ Tensor fastLstmEncode(const Tensor& embedding, const LstmLayerWeights& layer1,
                       const LstmLayerWeights& layer2, const Tensor& tokens, const Tensor& lengths) {
   const int64_t hidden = layer1.recurrent.size(1);
   if (!fastLstmSupports(hidden) || layer2.recurrent.size(1) != hidden ||
-      layer2.input.size(1) != hidden || tokens.dim() != 2 || lengths.numel() != tokens.size(0)) {
+      layer2.input.size(1) != hidden || tokens.dim() != 2 || tokens.size(1) < 1 ||
+      lengths.numel() != tokens.size(0)) {
     throw std::invalid_argument("fastLstmEncode: unsupported shapes (hidden " +
                                 std::to_string(hidden) + ")");
   }
