@@ -234,10 +234,14 @@ struct Advisor::Impl {
         copy.buildOptions = query.buildOptions;
         work.emplace_back([this, copy = std::move(copy), rawKey, sizes, promise] {
           Decision decision;
-          if (lookUpNormalized(copy, rawKey, sizes, decision)) {
-            decision.cached = true;
-          } else {
-            decision = ask(copy, rawKey, sizes);
+          try {
+            if (lookUpNormalized(copy, rawKey, sizes, decision)) {
+              decision.cached = true;
+            } else {
+              decision = ask(copy, rawKey, sizes);
+            }
+          } catch (const std::exception& e) {  // e.g. out of memory: a fallback, not a lost thread
+            decision = fallback(copy.kernel, sizes.transfer, e.what());
           }
           promise->set_value(decision);
           std::lock_guard<std::mutex> done(workMutex);
