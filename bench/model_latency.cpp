@@ -8,23 +8,21 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_common.hpp"
 #include "model/deeptune_model.hpp"
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 /// Median milliseconds of `runs` calls of `work`.
 template <typename Work>
 double medianMs(int runs, const Work& work) {
   std::vector<double> times;
   for (int r = 0; r < runs; ++r) {
-    const auto start = Clock::now();
+    const auto start = deeptune::bench::Clock::now();
     work();
-    times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    times.push_back(deeptune::bench::msSince(start));
   }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  return deeptune::bench::percentile(times, 0.5);
 }
 
 }  // namespace
