@@ -311,11 +311,12 @@ std::string Normalizer::extractKernel(std::string_view source, const std::string
     }
     // What the kernel needs of the file (its typedefs, structs, constant tables) comes with it,
     // on lines of its own before the kernel, so that the extract is valid OpenCL by itself.
+    // An extract that is the whole normalized file (one kernel, nothing else) is already
+    // normalized: running the pipeline on it again would only repeat its cost.
+    std::string extract = internal::neededDeclarations(whole.text, *definition) + *definition;
+    if (extract != whole.text) extract = runPipeline(extract, fileName, impl_->resources).text;
     std::string out;
-    internal::putField(
-        out, runPipeline(internal::neededDeclarations(whole.text, *definition) + *definition,
-                         fileName, impl_->resources)
-                 .text);
+    internal::putField(out, extract);
     putNames(out, {*chosen});
     putNotes(out, whole);
     return out;
