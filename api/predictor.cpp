@@ -11,7 +11,7 @@
 
 #include "api/library_paths.hpp"
 #include "data/checksum.hpp"
-#include "model/deeptune_model.hpp"
+#include "model/inference_model.hpp"
 #include "model/model_error.hpp"
 #include "rewriter/normalizer.hpp"
 #include "tokenizer/sequence.hpp"
@@ -34,14 +34,14 @@ struct EncodedKernel {
 /// A model file with what it reads: the vocabulary, a normalizer and the encoded kernels.
 struct LoadedModel {
   std::string modelPath;
-  model::DeepTuneModel network;
+  model::InferenceModel network;
   tokenizer::Vocabulary vocabulary;
   rewriter::Normalizer normalizer;
   std::unordered_map<size_t, EncodedKernel> cache;
 
   LoadedModel(const std::string& path, const std::string& task, const char* taskWords)
       : modelPath(path),
-        network(model::DeepTuneModel::load(path)),
+        network(model::InferenceModel::load(path)),
         vocabulary(network.info().vocabulary, path) {
     if (network.info().task != task) {
       throw model::ModelError(path + ": a '" + network.info().task + "' model, expected a " + task +
@@ -115,7 +115,7 @@ Decision Predictor::predict(const std::string& source, const std::string& fileNa
   model::Example example;
   example.tokens = encoded.tokens;
   example.aux = {static_cast<float>(dsizeBytes), static_cast<float>(wgsize)};
-  const std::vector<float> probabilities = impl_->network.predictOne(example);
+  const std::vector<float> probabilities = impl_->network.predict(example);
   Decision decision;
   decision.kernel = encoded.kernel;
   const bool gpu = probabilities[1] > probabilities[0];
@@ -159,7 +159,7 @@ FactorPrediction CoarseningPredictor::predict(const std::string& source,
   const EncodedKernel& encoded = impl_->encode(source, fileName, kernel, options);
   model::Example example;
   example.tokens = encoded.tokens;
-  const std::vector<float> probabilities = impl_->network.predictOne(example);
+  const std::vector<float> probabilities = impl_->network.predict(example);
   const std::vector<std::string>& labels = impl_->network.info().labels;
   FactorPrediction prediction;
   prediction.kernel = encoded.kernel;

@@ -8,17 +8,23 @@
 #include <numeric>
 #include <random>
 
+#include "model/internal/example_checks.hpp"
 #include "model/internal/model_state.hpp"
+#include "model/internal/network_tensors.hpp"
 #include "model/model_error.hpp"
 
 namespace deeptune::model {
 namespace internal {
 
 DeepTuneNetOptions networkOptions(const ModelInfo& info) {
+  const NetworkSizes sizes = networkSizesOf(info);
   DeepTuneNetOptions options;
-  options.vocabularySize = static_cast<int64_t>(info.vocabulary.size());
-  options.auxInputs = static_cast<int64_t>(info.auxInputs.size());
-  options.outputs = static_cast<int64_t>(info.labels.size());
+  options.vocabularySize = sizes.vocabulary;
+  options.embeddingSize = sizes.embedding;
+  options.lstmSize = sizes.lstm;
+  options.auxInputs = sizes.auxInputs;
+  options.denseSize = sizes.dense;
+  options.outputs = sizes.outputs;
   return options;
 }
 
@@ -30,6 +36,8 @@ std::mutex& initializationMutex() {
 }  // namespace internal
 
 namespace {
+
+using internal::checkExamples;
 
 /// Examples regrouped by distinct token sequence: rows that share a source share one LSTM pass
 /// (the sequence is the same for every data size of a kernel).
@@ -201,38 +209,6 @@ torch::Tensor categoricalCrossEntropy(const torch::Tensor& outputs, const torch:
   return -clipped.log().gather(1, labels.unsqueeze(1)).mean();
 }
 
-void checkExamples(const std::vector<Example>& examples, const ModelInfo& info, bool training) {
-  for (size_t i = 0; i < examples.size(); ++i) {
-    const Example& example = examples[i];
-    if (example.aux.size() != info.auxInputs.size()) {
-      throw ModelError("example " + std::to_string(i) + ": " + std::to_string(example.aux.size()) +
-                       " auxiliary inputs, the model takes " +
-                       std::to_string(info.auxInputs.size()));
-    }
-    for (float value : example.aux) {
-      if (!std::isfinite(value)) {
-        throw ModelError("example " + std::to_string(i) + ": auxiliary input " +
-                         std::to_string(value) + " is not a finite number");
-      }
-    }
-    if (training && (example.label < 0 || example.label >= static_cast<int>(info.labels.size()))) {
-      throw ModelError("example " + std::to_string(i) + ": label " + std::to_string(example.label) +
-                       " outside 0.." + std::to_string(info.labels.size() - 1));
-    }
-    for (int token : example.tokens) {
-      if (token < 0 || token >= static_cast<int>(info.vocabulary.size())) {
-        throw ModelError("example " + std::to_string(i) + ": token id " + std::to_string(token) +
-                         " outside the vocabulary of " + std::to_string(info.vocabulary.size()));
-      }
-    }
-    if (static_cast<int>(example.tokens.size()) > info.maxLength) {
-      throw ModelError("example " + std::to_string(i) + ": " +
-                       std::to_string(example.tokens.size()) + " tokens, over the model's " +
-                       std::to_string(info.maxLength) + " (truncate first)");
-    }
-  }
-}
-
 }  // namespace
 
 DeepTuneModel::DeepTuneModel(ModelInfo info, uint64_t seed) : impl_(std::make_unique<Impl>()) {
@@ -381,7 +357,8 @@ std::vector<float> DeepTuneModel::predictOne(const Example& example) const {
   {
     std::lock_guard<std::mutex> lock(impl_->singleMutex);
     if (!impl_->single) {
-      impl_->single = std::make_shared<internal::SingleSequenceNet>(*impl_->net, impl_->info);
+      impl_->single = std::make_shared<internal::SingleSequenceNet>(
+          internal::networkTensors(*impl_->net, impl_->info), impl_->info);
     }
     single = impl_->single;
   }

@@ -19,7 +19,7 @@ DEEPTUNE_VECTOR_INLINE void productBlock(float* out, const float* in, const floa
     const float* row = w + k * width + j;
     const Floats8 w0 = load8(row), w1 = load8(row + 8), w2 = load8(row + 16), w3 = load8(row + 24);
     for (int i = 0; i < R; ++i) {
-      const Floats8 x = broadcast8(in[(r + i) * inner + k]);
+      const float x = in[(r + i) * inner + k];  // a scalar operand: GCC broadcasts it once
       sum[i][0] += x * w0;
       sum[i][1] += x * w1;
       sum[i][2] += x * w2;
@@ -31,17 +31,24 @@ DEEPTUNE_VECTOR_INLINE void productBlock(float* out, const float* in, const floa
   }
 }
 
+/// Rows `r` .. `rows` of one column block, R rows at a time, then the rest (fewer than R) with
+/// R - 1, ...: a block of three rows keeps the multiply-adds' pipelines as busy as one of four,
+/// where a single row waits on its own sums' latency.
+template <int R>
+DEEPTUNE_VECTOR_INLINE void productRows(float* out, const float* in, const float* w, int64_t r,
+                                        int64_t rows, int64_t j, int64_t inner, int64_t width) {
+  for (; r + R <= rows; r += R) productBlock<R>(out, in, w, r, j, inner, width);
+  if constexpr (R > 1) productRows<R - 1>(out, in, w, r, rows, j, inner, width);
+}
+
 /// out[r][0..width) += sum over k of in[r][k] * w[k][0..width), for `rows` rows; width a
 /// multiple of 32. Column blocks of 32 outermost, so that block of w stays in the L1 cache for
-/// every row; R rows at a time share each load of it (as many as the registers hold).
+/// every row; up to R rows at a time share each load of it (as many as the registers hold).
 template <int R>
 DEEPTUNE_VECTOR_INLINE void products(float* out, const float* in, const float* w, int64_t rows,
                                      int64_t inner, int64_t width) {
-  for (int64_t j = 0; j < width; j += 4 * kLanes) {
-    int64_t r = 0;
-    for (; r + R <= rows; r += R) productBlock<R>(out, in, w, r, j, inner, width);
-    for (; r < rows; ++r) productBlock<1>(out, in, w, r, j, inner, width);
-  }
+  for (int64_t j = 0; j < width; j += 4 * kLanes)
+    productRows<R>(out, in, w, 0, rows, j, inner, width);
 }
 
 // Builds of the products for the CPU at hand: AVX-512's 32 vector registers hold the sums of

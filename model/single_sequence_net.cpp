@@ -14,14 +14,15 @@
 namespace deeptune::model::internal {
 namespace {
 
-/// A tensor's values as floats in row-major order.
-std::vector<float> values(const torch::Tensor& tensor) {
-  const torch::Tensor flat = tensor.detach().to(torch::kFloat32).contiguous().view({-1});
-  return std::vector<float>(flat.data_ptr<float>(), flat.data_ptr<float>() + flat.numel());
+/// A [rows][cols] tensor's values transposed: [cols][rows].
+std::vector<float> transposed(const NamedTensor& matrix) {
+  const int64_t rows = matrix.shape.at(0), cols = matrix.shape.at(1);
+  std::vector<float> out(matrix.values.size());
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) out[c * rows + r] = matrix.values[r * cols + c];
+  }
+  return out;
 }
-
-/// [rows, cols] -> its transpose's values, [cols][rows].
-std::vector<float> transposed(const torch::Tensor& matrix) { return values(matrix.t()); }
 
 /// out[0..n) += x * row[0..n): the inner step of a transposed matrix-vector product.
 inline void axpy(float* out, const float* row, float x, int64_t n) {
@@ -75,37 +76,59 @@ __attribute__((target_clones("avx2", "default"))) void runLayers(
 
 }  // namespace
 
-SingleSequenceNet::SingleSequenceNet(DeepTuneNetImpl& net, const ModelInfo& info)
-    : hidden_(net.options().lstmSize),
-      auxInputs_(net.options().auxInputs),
-      denseSize_(net.options().denseSize),
-      outputs_(net.options().outputs),
-      pad_(static_cast<int64_t>(info.vocabulary.size())),
+SingleSequenceNet::SingleSequenceNet(const std::vector<NamedTensor>& tensors, const ModelInfo& info)
+    : pad_(static_cast<int64_t>(info.vocabulary.size())),
       maxLength_(info.maxLength),
       paperPadding_(info.paperPadding) {
+  const auto tensor = [&](const std::string& name) -> const NamedTensor& {
+    return tensorNamed(tensors, name);
+  };
+  const NamedTensor& embedding = tensor("embedding.weight");
+  const NamedTensor& input1 = tensor("lstm.weight_ih_l0");
+  hidden_ = tensor("lstm.weight_hh_l0").shape.at(1);
+  auxInputs_ = tensor("batch_norm.weight").shape.at(0) - hidden_;
+  denseSize_ = tensor("dense.weight").shape.at(0);
+  outputs_ = tensor("output.weight").shape.at(0);
   if (hidden_ % kLanes != 0) {
     throw std::invalid_argument(
         "single-sequence inference needs an LSTM size that is a multiple "
         "of 8, not " +
         std::to_string(hidden_));
   }
-  torch::NoGradGuard noGrad;
-  auto p = net.lstm->named_parameters();
-  const torch::Tensor table =
-      torch::mm(net.embedding->weight, p["weight_ih_l0"].t()) + p["bias_ih_l0"] + p["bias_hh_l0"];
-  inputTable_ = values(table);
-  recurrent1T_ = transposed(p["weight_hh_l0"]);
-  input2T_ = transposed(p["weight_ih_l1"]);
-  recurrent2T_ = transposed(p["weight_hh_l1"]);
-  bias2_ = values(p["bias_ih_l1"] + p["bias_hh_l1"]);
-  const auto& bn = net.batchNorm;
-  const torch::Tensor scale = bn->weight / torch::sqrt(bn->running_var + bn->options.eps());
-  normScale_ = values(scale);
-  normShift_ = values(bn->bias - bn->running_mean * scale);
-  denseT_ = transposed(net.dense->weight);
-  denseBias_ = values(net.dense->bias);
-  outputT_ = transposed(net.output->weight);
-  outputBias_ = values(net.output->bias);
+  // Layer 1's input projection of every token: embedding row x input weights + both biases.
+  const int64_t width = 4 * hidden_, tokens = embedding.shape.at(0), inner = embedding.shape.at(1);
+  const std::vector<float>& biasIn1 = tensor("lstm.bias_ih_l0").values;
+  const std::vector<float>& biasRec1 = tensor("lstm.bias_hh_l0").values;
+  inputTable_.resize(static_cast<size_t>(tokens * width));
+  for (int64_t v = 0; v < tokens; ++v) {
+    for (int64_t g = 0; g < width; ++g) {
+      float sum = 0.0f;
+      for (int64_t e = 0; e < inner; ++e) {
+        sum += embedding.values[v * inner + e] * input1.values[g * inner + e];
+      }
+      inputTable_[v * width + g] = sum + biasIn1[g] + biasRec1[g];
+    }
+  }
+  recurrent1T_ = transposed(tensor("lstm.weight_hh_l0"));
+  input2T_ = transposed(tensor("lstm.weight_ih_l1"));
+  recurrent2T_ = transposed(tensor("lstm.weight_hh_l1"));
+  const std::vector<float>& biasIn2 = tensor("lstm.bias_ih_l1").values;
+  const std::vector<float>& biasRec2 = tensor("lstm.bias_hh_l1").values;
+  for (int64_t g = 0; g < width; ++g) bias2_.push_back(biasIn2[g] + biasRec2[g]);
+  // BatchNorm in eval mode as a scale and a shift.
+  const std::vector<float>& weight = tensor("batch_norm.weight").values;
+  const std::vector<float>& bias = tensor("batch_norm.bias").values;
+  const std::vector<float>& mean = tensor("batch_norm.running_mean").values;
+  const std::vector<float>& variance = tensor("batch_norm.running_var").values;
+  for (size_t k = 0; k < weight.size(); ++k) {
+    const float scale = weight[k] / std::sqrt(variance[k] + static_cast<float>(kBatchNormEpsilon));
+    normScale_.push_back(scale);
+    normShift_.push_back(bias[k] - mean[k] * scale);
+  }
+  denseT_ = transposed(tensor("dense.weight"));
+  denseBias_ = tensor("dense.bias").values;
+  outputT_ = transposed(tensor("output.weight"));
+  outputBias_ = tensor("output.bias").values;
 }
 
 std::vector<float> SingleSequenceNet::predict(const std::vector<int>& tokens,

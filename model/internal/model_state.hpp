@@ -6,6 +6,7 @@
 
 #include "model/deeptune_model.hpp"
 #include "model/internal/deeptune_net.hpp"
+#include "model/internal/network_tensors.hpp"
 #include "model/internal/single_sequence_net.hpp"
 
 namespace deeptune::model {
@@ -28,6 +29,14 @@ namespace internal {
 
 /// Network sizes for a model's metadata (vocabulary, aux inputs, labels).
 DeepTuneNetOptions networkOptions(const ModelInfo& info);
+
+/// The network's parameters and buffers as the model file stores them (networkTensorLayout's
+/// tensors, with values).
+std::vector<NamedTensor> networkTensors(DeepTuneNetImpl& net, const ModelInfo& info);
+
+/// Copies `tensors` (networkTensorLayout's) into the network; throws ModelError for one that
+/// does not fit it.
+void loadNetworkTensors(DeepTuneNetImpl& net, const std::vector<NamedTensor>& tensors);
 
 /// LibTorch's default generator is process-wide: seeding and initializing a network hold this.
 std::mutex& initializationMutex();

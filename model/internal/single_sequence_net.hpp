@@ -1,23 +1,23 @@
-// Internal: the DeepTune network's inference for one sequence, without autograd or tensors.
+// Internal: the DeepTune network's inference for one sequence, without LibTorch.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "model/deeptune_model.hpp"
-#include "model/internal/deeptune_net.hpp"
+#include "model/internal/network_tensors.hpp"
 
 namespace deeptune::model::internal {
 
-/// A copy of a DeepTuneNet's weights laid out for one sequence at a time: layer 1's input
-/// projection as a table (embedding row x input weights + both biases, one row per token),
-/// recurrent and layer-2 input weights transposed so each gate update is a run of contiguous
-/// axpys, BatchNorm folded into a scale and shift. Computes what DeepTuneNetImpl::forward does in
-/// eval mode for one row (to float rounding). Immutable after construction: predict() may run on
-/// several threads.
+/// The network's weights (networkTensorLayout's tensors) laid out for one sequence at a time: layer
+/// 1's input projection as a table (embedding row x input weights + both biases, one row per
+/// token), recurrent and layer-2 input weights transposed so each gate update is a run of
+/// contiguous axpys, BatchNorm folded into a scale and shift. Computes what
+/// DeepTuneNetImpl::forward does in eval mode for one row (to float rounding). Immutable after
+/// construction: predict() may run on several threads.
 class SingleSequenceNet {
  public:
-  explicit SingleSequenceNet(DeepTuneNetImpl& net, const ModelInfo& info);
+  SingleSequenceNet(const std::vector<NamedTensor>& tensors, const ModelInfo& info);
 
   /// Main-output probabilities normalized to sum 1, as DeepTuneModel::predict gives them.
   std::vector<float> predict(const std::vector<int>& tokens, const std::vector<float>& aux) const;

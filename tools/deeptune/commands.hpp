@@ -17,10 +17,20 @@ int runPredict(const Args& args);   ///< deeptune predict KERNEL.cl --dsize N --
 int runValidate(const Args& args);  ///< deeptune validate KERNEL.cl --gsize N [--wgsize M]
 int runValidateCoarsening(const Args& args);  ///< validate --task coarsening (from runValidate)
 int runPredictServer(const Args& args);  ///< deeptune __predict-server (the launcher's service)
+int runUpgradeModel(const Args& args);   ///< deeptune upgrade-model MODEL -o OUT
 // clang-format on
 int runDevices(const Args& args);  ///< deeptune devices [--json]
 int runMeasure(const Args& args);  ///< deeptune measure FILES... | --csv F --gsize N -o OUT
 int runMeasureCoarsening(const Args& args);  ///< measure --task coarsening (from runMeasure)
 int runMeasureWorker(const Args& args);      ///< deeptune __measure-worker REQUEST (hidden)
+
+/// The commands that train (train, evaluate, upgrade-model) live in `deeptune-train`, the one
+/// executable linked with LibTorch; `deeptune` runs it in its place for them (exec), so that the
+/// other commands start without loading LibTorch. True for those commands' names.
+bool isTrainingCommand(const std::string& command);
+
+/// Replaces this process with `deeptune-train` beside this executable, same arguments; returns
+/// only on failure (with the reason for a RuntimeError-style message).
+std::string execTrainingBinary(char** argv);
 
 }  // namespace deeptune::cli

@@ -35,11 +35,17 @@ const char* kUsage =
     "  devices    list the OpenCL devices\n"
     "  measure    time kernels on every OpenCL device (isolated, checked) and write a CSV\n"
     "  validate   predict a kernel's device, then run it on every device to check\n"
+    "  upgrade-model  rewrite an older model file in the current format\n"
     "\n"
     "exit codes: 0 ok, 1 runtime failure, 2 bad input or usage";
 
 int dispatch(const std::string& command, const Args& args) {
   static const std::map<std::string, int (*)(const Args&)> commands = {
+#ifdef DEEPTUNE_TRAINING_BINARY  // deeptune-train: only what needs LibTorch
+      {"train", deeptune::cli::runTrain},
+      {"evaluate", deeptune::cli::runEvaluate},
+      {"upgrade-model", deeptune::cli::runUpgradeModel},
+#else
 #ifdef DEEPTUNE_WITH_REWRITER
       {"rewrite", deeptune::cli::runRewrite},
       {"coarsen", deeptune::cli::runCoarsen},
@@ -50,12 +56,11 @@ int dispatch(const std::string& command, const Args& args) {
 #ifndef DEEPTUNE_LEAN
       {"tokenize", deeptune::cli::runTokenize},
       {"vocab", deeptune::cli::runVocab},
-      {"train", deeptune::cli::runTrain},
-      {"evaluate", deeptune::cli::runEvaluate},
 #endif
       {"devices", deeptune::cli::runDevices},
       {"measure", deeptune::cli::runMeasure},
       {"__measure-worker", deeptune::cli::runMeasureWorker},
+#endif
   };
   auto found = commands.find(command);
   if (found == commands.end()) {
@@ -82,6 +87,11 @@ int main(int argc, char** argv) {
     std::cout << kUsage << "\n";
     return cli::kExitOk;
   }
+#if !defined(DEEPTUNE_LEAN) && !defined(DEEPTUNE_TRAINING_BINARY)
+  if (cli::isTrainingCommand(command)) {
+    return fail(cli::kExitFailure, cli::execTrainingBinary(argv));  // returns only on failure
+  }
+#endif
   const Args args(argv + 2, argv + argc);
   try {
     const int code = dispatch(command, args);

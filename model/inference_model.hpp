@@ -1,0 +1,38 @@
+// InferenceModel: a model file's network for prediction alone, without LibTorch (embedding, CLI).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/deeptune_model.hpp"
+
+namespace deeptune::model {
+
+namespace internal {
+class SingleSequenceNet;
+}
+
+/// A trained model read for prediction: the single-sequence path of DeepTuneModel::predictOne
+/// (model/README.md), without LibTorch, training or the batch path. Reads model files of format
+/// version 3; a version-2 file (weights as a LibTorch archive) is refused with how to convert it.
+/// Immutable after load: predict() may run on several threads at once.
+class InferenceModel {
+ public:
+  /// Reads and checks `path`; throws ModelError starting with `path`.
+  static InferenceModel load(const std::string& path);
+
+  const ModelInfo& info() const { return info_; }
+
+  /// The main output's probabilities (normalized to sum 1) for one example, as
+  /// DeepTuneModel::predictOne gives them. Throws ModelError for an example the model cannot
+  /// read (token ids outside the vocabulary, too many tokens, aux inputs missing or not finite).
+  std::vector<float> predict(const Example& example) const;
+
+ private:
+  InferenceModel(ModelInfo info, std::shared_ptr<const internal::SingleSequenceNet> net);
+  ModelInfo info_;
+  std::shared_ptr<const internal::SingleSequenceNet> net_;
+};
+
+}  // namespace deeptune::model

@@ -1,0 +1,14 @@
+// Internal: the checks every example passes before a network reads it (training or prediction).
+#pragma once
+
+#include <vector>
+
+#include "model/deeptune_model.hpp"
+
+namespace deeptune::model::internal {
+
+/// Throws ModelError naming the first example whose aux inputs, label (when `training`) or
+/// tokens the model `info` describes cannot read.
+void checkExamples(const std::vector<Example>& examples, const ModelInfo& info, bool training);
+
+}  // namespace deeptune::model::internal

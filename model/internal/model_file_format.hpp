@@ -1,0 +1,35 @@
+// Internal: the model file read and written without LibTorch: magic line with the checksum of
+// the rest, a JSON header (metadata, declared inputs, the weights' layout), the weights.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/deeptune_model.hpp"
+#include "model/internal/network_tensors.hpp"
+
+namespace deeptune::model::internal {
+
+/// The format this program writes. It reads 3 everywhere and 2 (weights as a LibTorch archive)
+/// only where LibTorch is linked (DeepTuneModel::load).
+constexpr int kModelFormatVersion = 3;
+
+/// A model file's contents, checked.
+struct ModelFile {
+  ModelInfo info;
+  int formatVersion = 0;
+  std::string torchArchive;          ///< version 2: the weights as a LibTorch archive
+  std::vector<NamedTensor> tensors;  ///< version 3: networkTensorLayout(info)'s, with values
+};
+
+/// Reads and checks `path` (at most data::kMaxModelFileBytes): checksum, header, metadata, and for
+/// version 3 that the weights are exactly the network's tensors. Throws ModelError
+/// starting with `path`.
+ModelFile readModelFile(const std::string& path);
+
+/// Writes `info` and `tensors` (networkTensorLayout(info)'s, with values) as a version-3 file,
+/// atomically (nothing half-written). Throws ModelError.
+void writeModelFile(const std::string& path, const ModelInfo& info,
+                    const std::vector<NamedTensor>& tensors);
+
+}  // namespace deeptune::model::internal

@@ -1,0 +1,31 @@
+// deeptune upgrade-model: rewrites a model file of an older format version in the current one.
+#include <iostream>
+#include <string>
+
+#include "model/deeptune_model.hpp"
+#include "tools/deeptune/commands.hpp"
+
+namespace deeptune::cli {
+
+int runUpgradeModel(const Args& args) {
+  const std::string usage =
+      "usage: deeptune upgrade-model MODEL -o OUT\n"
+      "\n"
+      "Reads MODEL (format version 2, whose weights are a LibTorch archive, or 3) and writes the\n"
+      "same network and metadata to OUT in format version 3, which prediction reads without\n"
+      "LibTorch. OUT may be MODEL itself (it is replaced atomically).";
+  po::options_description options("options");
+  std::string input;
+  std::string output;
+  options.add_options()("model", po::value(&input)->required(), "(positional) model file")(
+      "output,o", po::value(&output)->required(), "where to write the version-3 model");
+  po::positional_options_description positional;
+  positional.add("model", 1);
+  po::variables_map vm;
+  if (!parseOptions(args, usage, options, positional, vm)) return kExitOk;
+  model::DeepTuneModel::load(input).save(output);
+  std::cout << "wrote " << output << "\n";
+  return kExitOk;
+}
+
+}  // namespace deeptune::cli
