@@ -1,5 +1,5 @@
 // One training epoch on the paper's device-mapping data: LibTorch's LSTM against the
-// hand-written one, same data and seed, one compute thread, in the same process.
+// hand-written one, same data, seed and number of compute threads, in the same process.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -20,11 +20,15 @@ struct EpochRun {
 };
 
 EpochRun oneEpoch(const std::vector<deeptune::model::Example>& examples,
-                  const deeptune::model::ModelInfo& info, TrainOptions::Lstm lstm) {
+                  const deeptune::model::ModelInfo& info, TrainOptions::Lstm lstm, int threads) {
+  // The stock path's threads are LibTorch's and the BLAS's; the fast path's are its loops' (a
+  // second BLAS thread would spin on the core its second loop thread needs).
+  deeptune::model::setComputeThreads(lstm == TrainOptions::Lstm::kStock ? threads : 1);
   deeptune::model::DeepTuneModel model(info, 204);
   TrainOptions options;
   options.epochs = 1;
   options.lstm = lstm;
+  options.lstmThreads = threads;
   const auto start = std::chrono::steady_clock::now();
   const auto summary = model.train(examples, options);
   return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
@@ -36,17 +40,20 @@ EpochRun oneEpoch(const std::vector<deeptune::model::Example>& examples,
 int main(int argc, char** argv) {
   const std::string dataDir = argc > 1 ? argv[1] : deeptune::data::defaultPaperDataDir();
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 3;
-  const std::string only = argc > 3 ? argv[3] : "";  // profiling one path: stock or fast
-  if (argc > 4 || (only != "" && only != "stock" && only != "fast") ||
-      (argc > 1 && std::string(argv[1]).rfind("-", 0) == 0) || rounds < 1 || rounds > 20) {
+  const std::string only = argc > 3 ? argv[3] : "both";  // or one path, to profile it
+  const int threads = argc > 4 ? std::atoi(argv[4]) : 1;
+  if (argc > 5 || (only != "both" && only != "stock" && only != "fast") ||
+      (argc > 1 && std::string(argv[1]).rfind("-", 0) == 0) || rounds < 1 || rounds > 20 ||
+      threads < 1 || threads > 64) {
     std::fprintf(stderr,
-                 "usage: bench_training_epoch [DATA_DIR [ROUNDS [stock|fast]]]\n"
+                 "usage: bench_training_epoch [DATA_DIR [ROUNDS [both|stock|fast [THREADS]]]]\n"
                  "  One epoch on all rows of DATA_DIR/cgo17-amd.csv (the paper's data folder by\n"
                  "  default), LibTorch's LSTM and the fast one alternately, ROUNDS (3) times each\n"
-                 "  (or only one of them, to profile it).\n");
+                 "  (or only one of them, to profile it), on THREADS compute threads (1, as each\n"
+                 "  worker of `evaluate` trains): LibTorch's and the BLAS's threads for the stock\n"
+                 "  path, the fast LSTM's loops (TrainOptions::lstmThreads) for the fast one.\n");
     return 2;
   }
-  deeptune::model::setComputeThreads(1);  // as each worker of `evaluate` trains
   const auto rows = deeptune::data::readDevmapCsv(dataDir + "/cgo17-amd.csv");
   const auto vocabulary = deeptune::model::devmapVocabulary(rows, "cgo17-amd");
   const auto info = deeptune::model::devmapModelInfo(vocabulary, 1024, false);
@@ -57,9 +64,9 @@ int main(int argc, char** argv) {
   double stockLoss = 0, fastLoss = 0;
   for (int r = 0; r < rounds; ++r) {
     const EpochRun s =
-        only == "fast" ? EpochRun{} : oneEpoch(examples, info, TrainOptions::Lstm::kStock);
+        only == "fast" ? EpochRun{} : oneEpoch(examples, info, TrainOptions::Lstm::kStock, threads);
     const EpochRun f =
-        only == "stock" ? EpochRun{} : oneEpoch(examples, info, TrainOptions::Lstm::kFast);
+        only == "stock" ? EpochRun{} : oneEpoch(examples, info, TrainOptions::Lstm::kFast, threads);
     stock.push_back(s.seconds);
     fast.push_back(f.seconds);
     stockLoss = s.loss;
@@ -68,8 +75,8 @@ int main(int argc, char** argv) {
   std::sort(stock.begin(), stock.end());
   std::sort(fast.begin(), fast.end());
   const double stockMedian = stock[stock.size() / 2], fastMedian = fast[fast.size() / 2];
-  std::printf("one training epoch, %zu rows of cgo17-amd (%zu tokens), batch 64, 1 thread\n",
-              examples.size(), tokens);
+  std::printf("one training epoch, %zu rows of cgo17-amd (%zu tokens), batch 64, %d thread%s\n",
+              examples.size(), tokens, threads, threads == 1 ? "" : "s");
   std::printf("  %-26s %9s %9s %9s %12s\n", "", "median", "min", "max", "epoch loss");
   std::printf("  %-26s %8.2fs %8.2fs %8.2fs %12.6f\n", "LibTorch nn::LSTM (stock)", stockMedian,
               stock.front(), stock.back(), stockLoss);

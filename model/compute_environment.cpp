@@ -3,6 +3,7 @@
 #include "model/compute_environment.hpp"
 
 #include <dlfcn.h>
+#include <sched.h>
 #include <torch/torch.h>
 
 #include <algorithm>
@@ -81,6 +82,13 @@ void setComputeThreads(int threads) {
           reinterpret_cast<SetThreadsFunction>(symbolOf(blas.path, "openblas_set_num_threads"))) {
     set(threads);
   }
+}
+
+int usableHardwareThreads() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 }  // namespace deeptune::model

@@ -29,6 +29,10 @@ int safeTrainingWorkers(int requested, std::string& note);
 /// hardware threads. Never throws.
 std::string cpuDescription();
 
+/// The hardware threads this process may run on (its CPU affinity mask), at least 1: the
+/// default of `train --threads`.
+int usableHardwareThreads();
+
 /// Sets the intra-op threads of the tensor library and of OpenBLAS (when it is the BLAS) for this
 /// process. Training uses one thread per worker: a stock LSTM gains nothing from a second
 /// thread on these machines, and a fixed count keeps results independent of the worker count.

@@ -284,6 +284,7 @@ TrainingSummary DeepTuneModel::train(const std::vector<Example>& examples,
   const GroupedExamples grouped = groupBySource(examples);
   auto& net = impl_->net;
   setLstm(options.lstm);
+  net->setFastLstmThreads(std::max(1, options.lstmThreads));
   net->train();
   torch::optim::Adam optimizer(
       net->parameters(),

@@ -50,6 +50,9 @@ struct TrainOptions {
   /// model/README.md); kStock: LibTorch's nn::LSTM, the reference. The same function; the
   /// model then predicts through the same path.
   enum class Lstm { kStock, kFast } lstm = Lstm::kFast;
+  /// Threads of the fast LSTM's loops, each taking every n-th sequence of a batch: the model
+  /// trained is the same, bit for bit, for any number (tests/test_fast_lstm.cpp).
+  int lstmThreads = 1;
 };
 
 using ProgressCallback = std::function<void(const EpochProgress&)>;

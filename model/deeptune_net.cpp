@@ -73,7 +73,8 @@ torch::Tensor DeepTuneNetImpl::encode(const torch::Tensor& tokens, const torch::
       return LstmLayerWeights{parameters["weight_ih" + s], parameters["weight_hh" + s],
                               parameters["bias_ih" + s], parameters["bias_hh" + s]};
     };
-    return fastLstmEncode(embedding->weight, layer("_l0"), layer("_l1"), tokens, lengths);
+    return fastLstmEncode(embedding->weight, layer("_l0"), layer("_l1"), tokens, lengths,
+                          fastLstmThreads_);
   }
   // Sequences are left-aligned (padding after them) and each one's state is read at its own
   // last step, before any padding: pad steps never change a result, and no gradient flows

@@ -3,11 +3,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "model/compute_environment.hpp"
 #include "model/internal/matrix_products.hpp"
 #include "model/internal/vector_math.hpp"
 
@@ -56,12 +59,48 @@ Tensor indexTensor(const std::vector<int64_t>& values) {
   return torch::tensor(values, torch::kInt64);
 }
 
-/// One step of the cell for `rows` rows: `gates` [rows][4 hidden] in as pre-activations, out as
-/// the gates' values; c = f c_prev + i g (c_prev absent at step 0), h = o tanh(c).
+/// The sequences (ranks) one thread of a layer's loop takes: every `parts`-th from `part`. A
+/// sequence's steps depend only on its own earlier steps, so the threads never wait on each
+/// other inside a loop, and each row's arithmetic is the same for any number of threads.
+struct RankShare {
+  int64_t part = 0;
+  int64_t parts = 1;
+  /// Of the first `ranks` ranks, how many are this share's.
+  int64_t count(int64_t ranks) const {
+    return ranks > part ? (ranks - part + parts - 1) / parts : 0;
+  }
+};
+
+/// Runs `loop(share)` for each of `parts` shares, one thread each (the caller's the first).
+template <typename Loop>
+void onThreads(int64_t parts, const Loop& loop) {
+  if (parts <= 1) return loop(RankShare{});
+  std::vector<std::thread> helpers;
+  std::vector<std::exception_ptr> failures(static_cast<size_t>(parts));
+  const auto run = [&](int64_t part) {
+    try {
+      loop(RankShare{part, parts});
+    } catch (...) {
+      failures[static_cast<size_t>(part)] = std::current_exception();
+    }
+  };
+  for (int64_t part = 1; part < parts; ++part) helpers.emplace_back(run, part);
+  run(0);
+  for (std::thread& helper : helpers) helper.join();
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+}
+
+/// One step of the cell for `rows` rows, `stride` rows apart in every array: `gates` [.][4
+/// hidden] in as pre-activations, out as the gates' values; c = f c_prev + i g (c_prev absent at
+/// step 0), h = o tanh(c).
 __attribute__((target_clones("arch=x86-64-v3", "default"))) void cellForward(
-    float* gates, const float* cPrev, float* c, float* h, int64_t rows, int64_t hidden) {
+    float* gates, const float* cPrev, float* c, float* h, int64_t rows, int64_t stride,
+    int64_t hidden) {
   for (int64_t r = 0; r < rows; ++r) {
-    float* g = gates + r * 4 * hidden;
+    float* g = gates + r * stride * 4 * hidden;
+    const int64_t at = r * stride * hidden;
     for (int64_t j = 0; j < hidden; j += kLanes) {
       const Floats8 i = sigmoid8(load8(g + j));
       const Floats8 f = sigmoid8(load8(g + hidden + j));
@@ -69,31 +108,33 @@ __attribute__((target_clones("arch=x86-64-v3", "default"))) void cellForward(
       const Floats8 o = sigmoid8(load8(g + 3 * hidden + j));
       store8(g + j, i), store8(g + hidden + j, f), store8(g + 2 * hidden + j, u);
       store8(g + 3 * hidden + j, o);
-      const Floats8 previous = cPrev != nullptr ? load8(cPrev + r * hidden + j) : Floats8{};
+      const Floats8 previous = cPrev != nullptr ? load8(cPrev + at + j) : Floats8{};
       const Floats8 next = f * previous + i * u;
-      store8(c + r * hidden + j, next);
-      store8(h + r * hidden + j, o * tanh8(next));
+      store8(c + at + j, next);
+      store8(h + at + j, o * tanh8(next));
     }
   }
 }
 
-/// The cell's backward step for `rows` rows: from dh (the whole gradient reaching h) and dc (the
-/// gradient reaching c from the next step; out: the one reaching c_prev), the gradient of the
-/// four pre-activations into `dz` [rows][4 hidden].
+/// The cell's backward step for `rows` rows (`stride` rows apart in gates, c, cPrev and dz;
+/// contiguous in dh and dc): from dh (the whole gradient reaching h) and dc (the gradient
+/// reaching c from the next step; out: the one reaching c_prev), the gradient of the four
+/// pre-activations into `dz` [.][4 hidden].
 __attribute__((target_clones("arch=x86-64-v3", "default"))) void cellBackward(
     const float* gates, const float* c, const float* cPrev, const float* dh, float* dc, float* dz,
-    int64_t rows, int64_t hidden) {
+    int64_t rows, int64_t stride, int64_t hidden) {
   const Floats8 one = broadcast8(1.0f);
   for (int64_t r = 0; r < rows; ++r) {
-    const float* g = gates + r * 4 * hidden;
-    float* d = dz + r * 4 * hidden;
+    const float* g = gates + r * stride * 4 * hidden;
+    float* d = dz + r * stride * 4 * hidden;
+    const int64_t at = r * stride * hidden;
     for (int64_t j = 0; j < hidden; j += kLanes) {
       const Floats8 i = load8(g + j), f = load8(g + hidden + j), u = load8(g + 2 * hidden + j),
                     o = load8(g + 3 * hidden + j);
-      const Floats8 tanhC = tanh8(load8(c + r * hidden + j));
+      const Floats8 tanhC = tanh8(load8(c + at + j));
       const Floats8 dH = load8(dh + r * hidden + j);
       const Floats8 dC = load8(dc + r * hidden + j) + dH * o * (one - tanhC * tanhC);
-      const Floats8 previous = cPrev != nullptr ? load8(cPrev + r * hidden + j) : Floats8{};
+      const Floats8 previous = cPrev != nullptr ? load8(cPrev + at + j) : Floats8{};
       store8(d + j, dC * u * i * (one - i));
       store8(d + hidden + j, dC * previous * f * (one - f));
       store8(d + 2 * hidden + j, dC * i * (one - u * u));
@@ -107,63 +148,76 @@ __attribute__((target_clones("arch=x86-64-v3", "default"))) void cellBackward(
 /// that they are still in the cache when their step runs (about 16 x 30 rows of 1 KiB).
 constexpr int64_t kStepsPerInputChunk = 16;
 
-/// A layer's forward loop: `fillInputs(from, to)` writes the input projections (biases
-/// included) of steps [from, to) into their rows of `gates` [rows][4 hidden], which then become
-/// the gate values; c and h [rows][hidden]. `recurrentT` [hidden][4 hidden].
+/// A layer's forward loop over `share`'s sequences: `fillInputs(from, to, share)` writes the
+/// input projections (biases included) of steps [from, to) into the share's rows of `gates`
+/// [rows][4 hidden], which then become the gate values; c and h [rows][hidden]. `recurrentT`
+/// [hidden][4 hidden].
 template <typename FillInputs>
 void layerForward(const StepLayout& layout, const float* recurrentT, const FillInputs& fillInputs,
-                  float* gates, float* c, float* h, int64_t hidden) {
+                  float* gates, float* c, float* h, int64_t hidden, RankShare share) {
   const int64_t width = 4 * hidden;
   for (int64_t t = 0; t < layout.steps(); ++t) {
     if (t % kStepsPerInputChunk == 0) {
-      fillInputs(t, std::min(t + kStepsPerInputChunk, layout.steps()));
+      fillInputs(t, std::min(t + kStepsPerInputChunk, layout.steps()), share);
     }
-    const int64_t first = layout.offset[static_cast<size_t>(t)];
-    const int64_t rows = layout.active[static_cast<size_t>(t)];
+    const int64_t rows = share.count(layout.active[static_cast<size_t>(t)]);
+    if (rows == 0) break;  // the share's sequences have all ended
+    const int64_t first = layout.offset[static_cast<size_t>(t)] + share.part;
     const float* cPrev = nullptr;
     if (t > 0) {
-      const int64_t previous = layout.offset[static_cast<size_t>(t - 1)];
-      addRowProducts(gates + first * width, h + previous * hidden, recurrentT, rows, hidden, width);
+      const int64_t previous = layout.offset[static_cast<size_t>(t - 1)] + share.part;
+      addStridedRowProducts(gates + first * width, share.parts * width, h + previous * hidden,
+                            share.parts * hidden, recurrentT, rows, hidden, width);
       cPrev = c + previous * hidden;
     }
-    cellForward(gates + first * width, cPrev, c + first * hidden, h + first * hidden, rows, hidden);
+    cellForward(gates + first * width, cPrev, c + first * hidden, h + first * hidden, rows,
+                share.parts, hidden);
   }
 }
 
-/// A layer's backward loop, last step first: the gradient of every pre-activation into `dz`
-/// [rows][4 hidden]. What reaches h from outside: `atEnd` [ranks][hidden] at each sequence's last
-/// step, and/or `atEvery` [rows][hidden] at every step (either may be null).
+/// A layer's backward loop over `share`'s sequences, last step first: the gradient of every
+/// pre-activation into `dz` [rows][4 hidden]. What reaches h from outside: `atEnd`
+/// [ranks][hidden] at each sequence's last step, and/or `atEvery` [rows][hidden] at every step
+/// (either may be null).
 void layerBackward(const StepLayout& layout, const float* recurrent, const float* gates,
                    const float* c, const float* atEnd, const float* atEvery, float* dz,
-                   int64_t hidden) {
+                   int64_t hidden, RankShare share) {
   const int64_t width = 4 * hidden;
-  const size_t ranks = layout.order.size();
-  std::vector<float> dh(ranks * static_cast<size_t>(hidden), 0.0f);
-  std::vector<float> dc(ranks * static_cast<size_t>(hidden), 0.0f);
+  const size_t mine = static_cast<size_t>(share.count(static_cast<int64_t>(layout.order.size())));
+  // dh and dc of the share's sequences, the share's i-th sequence (rank part + i parts) in row i.
+  std::vector<float> dh(mine * static_cast<size_t>(hidden), 0.0f);
+  std::vector<float> dc(mine * static_cast<size_t>(hidden), 0.0f);
   for (int64_t t = layout.steps() - 1; t >= 0; --t) {
-    const int64_t first = layout.offset[static_cast<size_t>(t)];
-    const int64_t rows = layout.active[static_cast<size_t>(t)];
-    const int64_t continuing = layout.active[static_cast<size_t>(t + 1)];
-    // Ranks whose last step this is: nothing comes from a next step.
-    for (int64_t r = continuing; r < rows; ++r) {
-      float* dhRow = dh.data() + r * hidden;
+    const int64_t rows = share.count(layout.active[static_cast<size_t>(t)]);
+    if (rows == 0) continue;  // the share's sequences end before this step
+    const int64_t continuing = share.count(layout.active[static_cast<size_t>(t + 1)]);
+    const int64_t first = layout.offset[static_cast<size_t>(t)] + share.part;
+    // Sequences whose last step this is: nothing comes from a next step.
+    for (int64_t i = continuing; i < rows; ++i) {
+      float* dhRow = dh.data() + i * hidden;
       if (atEnd != nullptr) {
-        std::memcpy(dhRow, atEnd + r * hidden, sizeof(float) * static_cast<size_t>(hidden));
+        const int64_t rank = share.part + i * share.parts;
+        std::memcpy(dhRow, atEnd + rank * hidden, sizeof(float) * static_cast<size_t>(hidden));
       } else {
         std::fill(dhRow, dhRow + hidden, 0.0f);
       }
-      std::fill(dc.data() + r * hidden, dc.data() + (r + 1) * hidden, 0.0f);
+      std::fill(dc.data() + i * hidden, dc.data() + (i + 1) * hidden, 0.0f);
     }
     if (atEvery != nullptr) {
-      const float* add = atEvery + first * hidden;
-      for (int64_t k = 0; k < rows * hidden; ++k) dh[static_cast<size_t>(k)] += add[k];
+      for (int64_t i = 0; i < rows; ++i) {
+        const float* add = atEvery + (first + i * share.parts) * hidden;
+        float* dhRow = dh.data() + i * hidden;
+        for (int64_t k = 0; k < hidden; ++k) dhRow[k] += add[k];
+      }
     }
-    const float* cPrev = t > 0 ? c + layout.offset[static_cast<size_t>(t - 1)] * hidden : nullptr;
+    const float* cPrev =
+        t > 0 ? c + (layout.offset[static_cast<size_t>(t - 1)] + share.part) * hidden : nullptr;
     cellBackward(gates + first * width, c + first * hidden, cPrev, dh.data(), dc.data(),
-                 dz + first * width, rows, hidden);
+                 dz + first * width, rows, share.parts, hidden);
     if (t > 0) {  // dh for step t - 1: dz W_hh
       std::fill(dh.begin(), dh.begin() + rows * hidden, 0.0f);
-      addRowProducts(dh.data(), dz + first * width, recurrent, rows, width, hidden);
+      addStridedRowProducts(dh.data(), hidden, dz + first * width, share.parts * width, recurrent,
+                            rows, width, hidden);
     }
   }
 }
@@ -233,14 +287,44 @@ Tensor workspace(int64_t rows, int64_t cols) {
 float* floats(Tensor& tensor) { return tensor.data_ptr<float>(); }
 const float* floats(const Tensor& tensor) { return tensor.data_ptr<float>(); }
 
+/// a b (into `out` if given, else a new tensor), its rows split among `parts` threads when the
+/// BLAS takes concurrent calls: each output element is computed as by one call (same blocks of
+/// the inner dimension), so the result does not depend on the number of threads.
+Tensor product(const Tensor& a, const Tensor& b, int64_t parts, Tensor* out = nullptr) {
+  static const bool concurrentBlas = loadedBlas().concurrentCallsSafe;
+  Tensor result = out != nullptr ? *out : torch::empty({a.size(0), b.size(1)}, a.options());
+  const int64_t rows = a.size(0);
+  if (parts <= 1 || !concurrentBlas || rows < 64 * parts) {
+    torch::mm_out(result, a, b);
+    return result;
+  }
+  const int64_t block = (rows / parts + 15) / 16 * 16;  // rows per thread, whole blocks of 16
+  onThreads(parts, [&](RankShare share) {
+    torch::NoGradGuard noGrad;  // a new thread starts in grad mode: the backward runs without
+    const int64_t first = std::min(rows, share.part * block);
+    const int64_t count = share.part + 1 == parts ? rows - first : std::min(block, rows - first);
+    if (count <= 0) return;
+    Tensor slice = result.narrow(0, first, count);
+    torch::mm_out(slice, a.narrow(0, first, count), b);
+  });
+  return result;
+}
+
+/// Threads for the loops: as asked (at least 1), at most one per sequence.
+int64_t threadsFor(const StepLayout& layout, int64_t asked) {
+  return std::clamp<int64_t>(asked, 1,
+                             std::max<int64_t>(1, static_cast<int64_t>(layout.order.size())));
+}
+
 class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
  public:
   static Tensor forward(torch::autograd::AutogradContext* context, Tensor embedding, Tensor input1,
                         Tensor recurrent1, Tensor inputBias1, Tensor recurrentBias1, Tensor input2,
                         Tensor recurrent2, Tensor inputBias2, Tensor recurrentBias2, Tensor tokens,
-                        Tensor lengths) {
+                        Tensor lengths, int64_t threads) {
     const int64_t hidden = recurrent1.size(1);
     const StepLayout layout = layoutOf(lengths, tokens.size(1));
+    const int64_t parts = threadsFor(layout, threads);
     const Tensor ids = rowTokens(layout, tokens, embedding.size(0));
     // Layer 1: one table row per token (embedding x input weights + both biases), gathered a
     // chunk of steps at a time.
@@ -254,16 +338,23 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
     const int64_t* tokenOfRow = ids.data_ptr<int64_t>();
     const float* tableRows = floats(table);
     float* gates1Rows = floats(gates1);
-    const auto gatherTable = [&](int64_t from, int64_t to) {
-      for (int64_t row = layout.offset[static_cast<size_t>(from)];
-           row < layout.offset[static_cast<size_t>(to)]; ++row) {
-        std::memcpy(gates1Rows + row * width, tableRows + tokenOfRow[row] * width,
-                    sizeof(float) * static_cast<size_t>(width));
+    const auto gatherTable = [&](int64_t from, int64_t to, RankShare share) {
+      for (int64_t t = from; t < to; ++t) {
+        const int64_t first = layout.offset[static_cast<size_t>(t)] + share.part;
+        for (int64_t i = 0; i < share.count(layout.active[static_cast<size_t>(t)]); ++i) {
+          const int64_t row = first + i * share.parts;
+          std::memcpy(gates1Rows + row * width, tableRows + tokenOfRow[row] * width,
+                      sizeof(float) * static_cast<size_t>(width));
+        }
       }
     };
-    layerForward(layout, floats(recurrent1.t().contiguous()), gatherTable, gates1Rows, floats(c1),
-                 floats(h1), hidden);
-    // Layer 2: the input projection of a chunk of steps in one product.
+    const Tensor recurrent1T = recurrent1.t().contiguous();
+    onThreads(parts, [&](RankShare share) {
+      layerForward(layout, floats(recurrent1T), gatherTable, gates1Rows, floats(c1), floats(h1),
+                   hidden, share);
+    });
+    // Layer 2: the input projection of a chunk of steps in one product (LibTorch's, on this
+    // thread: with several threads, every chunk before the loops).
     Tensor gates2 = workspace(rows, width);
     const Tensor bias2 = inputBias2 + recurrentBias2;
     const Tensor input2T = input2.t();
@@ -273,10 +364,21 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
       Tensor chunk = gates2.narrow(0, first, count);
       torch::addmm_out(chunk, bias2, h1.narrow(0, first, count), input2T);
     };
+    if (parts > 1) {
+      for (int64_t t = 0; t < layout.steps(); t += kStepsPerInputChunk) {
+        project(t, std::min(t + kStepsPerInputChunk, layout.steps()));
+      }
+    }
     Tensor c2 = workspace(rows, hidden);
     Tensor h2 = workspace(rows, hidden);
-    layerForward(layout, floats(recurrent2.t().contiguous()), project, floats(gates2), floats(c2),
-                 floats(h2), hidden);
+    const Tensor recurrent2T = recurrent2.t().contiguous();
+    onThreads(parts, [&](RankShare share) {
+      const auto fill = [&](int64_t from, int64_t to, RankShare) {
+        if (parts == 1) project(from, to);
+      };
+      layerForward(layout, floats(recurrent2T), fill, floats(gates2), floats(c2), floats(h2),
+                   hidden, share);
+    });
 
     std::vector<int64_t> lastRows;
     for (size_t r = 0; r < layout.order.size(); ++r) {
@@ -290,6 +392,7 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
     context->save_for_backward({embedding, input1, recurrent1, input2, recurrent2});
     context->saved_data["lengths"] = lengths;
     context->saved_data["width"] = tokens.size(1);
+    context->saved_data["threads"] = threads;
     context->saved_data["ids"] = ids;
     context->saved_data["gates1"] = gates1;
     context->saved_data["c1"] = c1;
@@ -308,6 +411,7 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
     const int64_t hidden = recurrent1.size(1);
     const StepLayout layout =
         layoutOf(context->saved_data["lengths"].toTensor(), context->saved_data["width"].toInt());
+    const int64_t parts = threadsFor(layout, context->saved_data["threads"].toInt());
     const auto tensor = [&](const char* name) { return context->saved_data[name].toTensor(); };
     const Tensor ids = tensor("ids"), h1 = tensor("h1"), h2 = tensor("h2");
     const Tensor previous = previousRows(layout);
@@ -320,29 +424,37 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
                              : torch::zeros({static_cast<int64_t>(layout.order.size()), hidden});
     const Tensor atEnd = given.index_select(0, indexTensor(layout.order)).contiguous();
     Tensor dz2 = workspace(layout.rows(), 4 * hidden);
-    layerBackward(layout, floats(recurrent2.contiguous()), floats(tensor("gates2")),
-                  floats(tensor("c2")), floats(atEnd), nullptr, floats(dz2), hidden);
+    const Tensor recurrent2Rows = recurrent2.contiguous(), gates2 = tensor("gates2"),
+                 c2 = tensor("c2");
+    onThreads(parts, [&](RankShare share) {
+      layerBackward(layout, floats(recurrent2Rows), floats(gates2), floats(c2), floats(atEnd),
+                    nullptr, floats(dz2), hidden, share);
+    });
     Tensor before2 = workspace(laterRows, hidden);  // the h each recurrent product read
     torch::index_select_out(before2, h2, 0, previous);
-    const Tensor dRecurrent2 = dz2.narrow(0, firstStepRows, laterRows).t().mm(before2);
+    const Tensor dRecurrent2 = product(dz2.narrow(0, firstStepRows, laterRows).t(), before2, parts);
     const Tensor dBias2 = dz2.sum(0);
-    const Tensor dInput2 = dz2.t().mm(h1);
+    const Tensor dInput2 = product(dz2.t(), h1, parts);
     Tensor dH1 = workspace(layout.rows(), hidden);  // what reaches layer 1's h at every step
-    torch::mm_out(dH1, dz2, input2);
+    product(dz2, input2, parts, &dH1);
 
     // Layer 1, and its input projection back through the token table.
     Tensor dz1 = workspace(layout.rows(), 4 * hidden);
-    layerBackward(layout, floats(recurrent1.contiguous()), floats(tensor("gates1")),
-                  floats(tensor("c1")), nullptr, floats(dH1), floats(dz1), hidden);
+    const Tensor recurrent1Rows = recurrent1.contiguous(), gates1 = tensor("gates1"),
+                 c1 = tensor("c1");
+    onThreads(parts, [&](RankShare share) {
+      layerBackward(layout, floats(recurrent1Rows), floats(gates1), floats(c1), nullptr,
+                    floats(dH1), floats(dz1), hidden, share);
+    });
     Tensor before1 = workspace(laterRows, hidden);  // the h each recurrent product read
     torch::index_select_out(before1, h1, 0, previous);
-    const Tensor dRecurrent1 = dz1.narrow(0, firstStepRows, laterRows).t().mm(before1);
+    const Tensor dRecurrent1 = product(dz1.narrow(0, firstStepRows, laterRows).t(), before1, parts);
     const Tensor dBias1 = dz1.sum(0);
     const Tensor dTable = torch::zeros({embedding.size(0), 4 * hidden}).index_add_(0, ids, dz1);
     const Tensor dInput1 = dTable.t().mm(embedding);
     const Tensor dEmbedding = dTable.mm(input1);
-    return {dEmbedding,  dInput1, dRecurrent1, dBias1,   dBias1,  dInput2,
-            dRecurrent2, dBias2,  dBias2,      Tensor(), Tensor()};
+    return {dEmbedding,  dInput1, dRecurrent1, dBias1,   dBias1,   dInput2,
+            dRecurrent2, dBias2,  dBias2,      Tensor(), Tensor(), Tensor()};
   }
 };
 
@@ -351,7 +463,8 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
 bool fastLstmSupports(int64_t hidden) { return hidden > 0 && hidden % (4 * kLanes) == 0; }
 
 Tensor fastLstmEncode(const Tensor& embedding, const LstmLayerWeights& layer1,
-                      const LstmLayerWeights& layer2, const Tensor& tokens, const Tensor& lengths) {
+                      const LstmLayerWeights& layer2, const Tensor& tokens, const Tensor& lengths,
+                      int threads) {
   const int64_t hidden = layer1.recurrent.size(1);
   if (!fastLstmSupports(hidden) || layer2.recurrent.size(1) != hidden ||
       layer2.input.size(1) != hidden || tokens.dim() != 2 || tokens.size(1) < 1 ||
@@ -367,7 +480,8 @@ Tensor fastLstmEncode(const Tensor& embedding, const LstmLayerWeights& layer1,
   }
   return FastLstmFunction::apply(embedding, layer1.input, layer1.recurrent, layer1.inputBias,
                                  layer1.recurrentBias, layer2.input, layer2.recurrent,
-                                 layer2.inputBias, layer2.recurrentBias, tokens, lengths);
+                                 layer2.inputBias, layer2.recurrentBias, tokens, lengths,
+                                 static_cast<int64_t>(threads));
 }
 
 }  // namespace deeptune::model::internal

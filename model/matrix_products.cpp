@@ -6,20 +6,26 @@
 namespace deeptune::model::internal {
 namespace {
 
+/// Distances in floats between consecutive rows of `out` and of `in`.
+struct RowStrides {
+  int64_t out, in;
+};
+
 /// out[r][j..j+32) += sum over k of in[r][k] * w[k][j..j+32) for R rows from `r`, the
 /// accumulators held in registers while k runs.
 template <int R>
 DEEPTUNE_VECTOR_INLINE void productBlock(float* out, const float* in, const float* w, int64_t r,
-                                         int64_t j, int64_t inner, int64_t width) {
+                                         int64_t j, int64_t inner, int64_t width,
+                                         RowStrides strides) {
   Floats8 sum[R][4];
   for (int i = 0; i < R; ++i) {
-    for (int v = 0; v < 4; ++v) sum[i][v] = load8(out + (r + i) * width + j + v * kLanes);
+    for (int v = 0; v < 4; ++v) sum[i][v] = load8(out + (r + i) * strides.out + j + v * kLanes);
   }
   for (int64_t k = 0; k < inner; ++k) {
     const float* row = w + k * width + j;
     const Floats8 w0 = load8(row), w1 = load8(row + 8), w2 = load8(row + 16), w3 = load8(row + 24);
     for (int i = 0; i < R; ++i) {
-      const float x = in[(r + i) * inner + k];  // a scalar operand: GCC broadcasts it once
+      const float x = in[(r + i) * strides.in + k];  // a scalar operand: GCC broadcasts it once
       sum[i][0] += x * w0;
       sum[i][1] += x * w1;
       sum[i][2] += x * w2;
@@ -27,7 +33,7 @@ DEEPTUNE_VECTOR_INLINE void productBlock(float* out, const float* in, const floa
     }
   }
   for (int i = 0; i < R; ++i) {
-    for (int v = 0; v < 4; ++v) store8(out + (r + i) * width + j + v * kLanes, sum[i][v]);
+    for (int v = 0; v < 4; ++v) store8(out + (r + i) * strides.out + j + v * kLanes, sum[i][v]);
   }
 }
 
@@ -36,39 +42,67 @@ DEEPTUNE_VECTOR_INLINE void productBlock(float* out, const float* in, const floa
 /// where a single row waits on its own sums' latency.
 template <int R>
 DEEPTUNE_VECTOR_INLINE void productRows(float* out, const float* in, const float* w, int64_t r,
-                                        int64_t rows, int64_t j, int64_t inner, int64_t width) {
-  for (; r + R <= rows; r += R) productBlock<R>(out, in, w, r, j, inner, width);
-  if constexpr (R > 1) productRows<R - 1>(out, in, w, r, rows, j, inner, width);
+                                        int64_t rows, int64_t j, int64_t inner, int64_t width,
+                                        RowStrides strides) {
+  for (; r + R <= rows; r += R) productBlock<R>(out, in, w, r, j, inner, width, strides);
+  if constexpr (R > 1) productRows<R - 1>(out, in, w, r, rows, j, inner, width, strides);
+}
+
+/// One row's out[j..j + 8C) += sum over k of in[k] * w[k][j..j + 8C): C sums of eight columns,
+/// each accumulating k in order as productBlock's do (the same results), but C of them
+/// independent, where a block of one row's four sums waits on the multiply-add's latency.
+template <int C>
+DEEPTUNE_VECTOR_INLINE void singleRowBlock(float* out, const float* in, const float* w, int64_t j,
+                                           int64_t inner, int64_t width) {
+  Floats8 sum[C];
+  for (int v = 0; v < C; ++v) sum[v] = load8(out + j + v * kLanes);
+  for (int64_t k = 0; k < inner; ++k) {
+    const float x = in[k];
+    const float* row = w + k * width + j;
+    for (int v = 0; v < C; ++v) sum[v] += x * load8(row + v * kLanes);
+  }
+  for (int v = 0; v < C; ++v) store8(out + j + v * kLanes, sum[v]);
+}
+
+/// One row over columns [j, width), C vectors at a time, then narrower blocks for the rest (width
+/// a multiple of 32).
+template <int C>
+DEEPTUNE_VECTOR_INLINE void singleRow(float* out, const float* in, const float* w, int64_t j,
+                                      int64_t inner, int64_t width) {
+  for (; j + C * kLanes <= width; j += C * kLanes) singleRowBlock<C>(out, in, w, j, inner, width);
+  if constexpr (C > 4) singleRow<C / 2>(out, in, w, j, inner, width);
 }
 
 /// out[r][0..width) += sum over k of in[r][k] * w[k][0..width), for `rows` rows; width a
 /// multiple of 32. Column blocks of 32 outermost, so that block of w stays in the L1 cache for
-/// every row; up to R rows at a time share each load of it (as many as the registers hold).
-template <int R>
-DEEPTUNE_VECTOR_INLINE void products(float* out, const float* in, const float* w, int64_t rows,
-                                     int64_t inner, int64_t width) {
-  for (int64_t j = 0; j < width; j += 4 * kLanes)
-    productRows<R>(out, in, w, 0, rows, j, inner, width);
+/// every row; up to R rows at a time share each load of it (as many as the registers hold). A
+/// lone row (the single-sequence path, a batch's last running sequence) takes C vectors of
+/// columns at a time instead.
+template <int R, int C>
+DEEPTUNE_VECTOR_INLINE void products(float* out, int64_t outStride, const float* in,
+                                     int64_t inStride, const float* w, int64_t rows, int64_t inner,
+                                     int64_t width) {
+  if (rows == 1) return singleRow<C>(out, in, w, 0, inner, width);
+  const RowStrides strides{outStride, inStride};
+  for (int64_t j = 0; j < width; j += 4 * kLanes) {
+    productRows<R>(out, in, w, 0, rows, j, inner, width, strides);
+  }
 }
 
 // Builds of the products for the CPU at hand: AVX-512's 32 vector registers hold the sums of
-// four rows, AVX2's 16 those of two.
-__attribute__((target("arch=x86-64-v4"))) void productsAvx512(float* out, const float* in,
-                                                              const float* w, int64_t rows,
-                                                              int64_t inner, int64_t width) {
-  products<4>(out, in, w, rows, inner, width);
-}
-__attribute__((target("arch=x86-64-v3"))) void productsAvx2(float* out, const float* in,
-                                                            const float* w, int64_t rows,
-                                                            int64_t inner, int64_t width) {
-  products<2>(out, in, w, rows, inner, width);
-}
-void productsBaseline(float* out, const float* in, const float* w, int64_t rows, int64_t inner,
-                      int64_t width) {
-  products<2>(out, in, w, rows, inner, width);
-}
+// four rows (or 16 vectors of one), AVX2's 16 those of two (or 8 vectors of one).
+#define DEEPTUNE_PRODUCTS_BUILD(name, target, R, C)                                  \
+  target void name(float* out, int64_t outStride, const float* in, int64_t inStride, \
+                   const float* w, int64_t rows, int64_t inner, int64_t width) {     \
+    products<R, C>(out, outStride, in, inStride, w, rows, inner, width);             \
+  }
+DEEPTUNE_PRODUCTS_BUILD(productsAvx512, __attribute__((target("arch=x86-64-v4"))), 4, 16)
+DEEPTUNE_PRODUCTS_BUILD(productsAvx2, __attribute__((target("arch=x86-64-v3"))), 2, 8)
+DEEPTUNE_PRODUCTS_BUILD(productsBaseline, , 2, 4)
+#undef DEEPTUNE_PRODUCTS_BUILD
 
-using ProductsFunction = void (*)(float*, const float*, const float*, int64_t, int64_t, int64_t);
+using ProductsFunction = void (*)(float*, int64_t, const float*, int64_t, const float*, int64_t,
+                                  int64_t, int64_t);
 
 ProductsFunction productsForThisCpu() {
   __builtin_cpu_init();
@@ -84,8 +118,13 @@ ProductsFunction productsForThisCpu() {
 
 void addRowProducts(float* out, const float* in, const float* w, int64_t rows, int64_t inner,
                     int64_t width) {
+  addStridedRowProducts(out, width, in, inner, w, rows, inner, width);
+}
+
+void addStridedRowProducts(float* out, int64_t outStride, const float* in, int64_t inStride,
+                           const float* w, int64_t rows, int64_t inner, int64_t width) {
   static const ProductsFunction best = productsForThisCpu();
-  best(out, in, w, rows, inner, width);
+  best(out, outStride, in, inStride, w, rows, inner, width);
 }
 
 }  // namespace deeptune::model::internal

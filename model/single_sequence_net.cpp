@@ -55,16 +55,21 @@ __attribute__((target_clones("avx2", "default"))) void runLayers(
     const float* recurrent1T, const float* input2T, const float* recurrent2T, const float* bias2,
     float* h2) {
   const int64_t width = 4 * hidden;
-  std::vector<float> c1(hidden, 0.0f), c2(hidden, 0.0f), gates(width);
-  std::vector<float> h1(static_cast<size_t>((steps + 1) * hidden),
-                        0.0f);  // h1 before step t: row t
+  // This thread's buffers, kept from call to call (a 1024-token kernel's layer-2 inputs are 1 MiB:
+  // allocated afresh, every call paid for mapping and zeroing them).
+  thread_local std::vector<float> c1, c2, gates, h1, input2;
+  c1.assign(static_cast<size_t>(hidden), 0.0f);
+  c2.assign(static_cast<size_t>(hidden), 0.0f);
+  gates.resize(static_cast<size_t>(width));
+  h1.resize(static_cast<size_t>((steps + 1) * hidden));  // h1 before step t: row t
+  std::fill(h1.begin(), h1.begin() + hidden, 0.0f);
+  input2.resize(static_cast<size_t>(steps * width));
   for (int64_t t = 0; t < steps; ++t) {
     const float* row = inputTable + sequence[t] * width;
     std::copy(row, row + width, gates.begin());
     addRowProducts(gates.data(), h1.data() + t * hidden, recurrent1T, 1, hidden, width);
     cell(gates.data(), c1.data(), h1.data() + (t + 1) * hidden, hidden);
   }
-  std::vector<float> input2(static_cast<size_t>(steps * width));
   for (int64_t t = 0; t < steps; ++t) std::copy(bias2, bias2 + width, input2.begin() + t * width);
   addRowProducts(input2.data(), h1.data() + hidden, input2T, steps, hidden, width);
   for (int64_t t = 0; t < steps; ++t) {
@@ -72,6 +77,9 @@ __attribute__((target_clones("avx2", "default"))) void runLayers(
     addRowProducts(gates.data(), h2, recurrent2T, 1, hidden, width);
     cell(gates.data(), c2.data(), h2, hidden);
   }
+  constexpr size_t kKeptFloats = size_t{1} << 20;  // 4 MiB: a model of 4096 steps and more frees
+  if (input2.capacity() > kKeptFloats) input2 = std::vector<float>();
+  if (h1.capacity() > kKeptFloats) h1 = std::vector<float>();
 }
 
 }  // namespace

@@ -166,3 +166,25 @@ TEST_CASE("cli evaluate --task coarsening: a seed gives the same predictions on 
   CHECK(readWholeFile(resumedDir + "/predictions.csv") == predictions);
   CHECK_FALSE(std::filesystem::exists(log));
 }
+
+TEST_CASE("cli train: the model does not depend on --threads", "[cli][train]") {
+  // The fast LSTM's threads each take every n-th sequence of a batch: the weights written are
+  // the same bytes on one thread and on three (all 680 rows, the last 64 tokens, 2 epochs).
+  ScratchDir dir("deeptune-cli-train-threads");
+  std::string weights[2];
+  for (int threads : {1, 3}) {
+    const std::string model = (dir.path / ("t" + std::to_string(threads) + ".model")).string();
+    const auto result = runCli("train --data '" + deeptune::test::paperDataDir() +
+                               "/cgo17-amd.csv' --epochs 2 --max-length 64 --threads " +
+                               std::to_string(threads) + " -o '" + model + "'");
+    INFO(result.err);
+    REQUIRE(result.exitCode == 0);
+    const std::string bytes = readWholeFile(model);
+    const size_t header = bytes.find('\n', bytes.find('\n') + 1);  // after magic and JSON lines
+    REQUIRE(header != std::string::npos);
+    weights[threads == 1 ? 0 : 1] = bytes.substr(header + 1);
+  }
+  REQUIRE(weights[0].size() > 100000);
+  CHECK(weights[0] == weights[1]);
+  CHECK(runCli("train --data x.csv -o m.model --threads 0").exitCode == 2);
+}

@@ -76,6 +76,36 @@ TEST_CASE("the hand-written LSTM computes LibTorch's outputs and gradients", "[m
   }
 }
 
+TEST_CASE("the hand-written LSTM gives the same bits on any number of threads", "[model][lstm]") {
+  // Each thread takes every n-th sequence and each row's arithmetic is unchanged, so outputs and
+  // gradients are equal, not merely close; more threads than sequences are capped.
+  torch::manual_seed(12);
+  DeepTuneNetOptions options;
+  DeepTuneNet net(options);
+  {
+    torch::NoGradGuard noGrad;
+    for (auto& parameter : net->parameters()) parameter.uniform_(-0.4, 0.4);
+  }
+  const std::vector<int64_t> lengthList = {300, 1, 120, 64, 299, 5, 37, 300, 2};
+  const int64_t width = 300, count = static_cast<int64_t>(lengthList.size());
+  const torch::Tensor tokens =
+      torch::randint(0, options.vocabularySize + 1, {count, width}, torch::kInt64);
+  const torch::Tensor lengths = torch::tensor(lengthList, torch::kInt64);
+  const torch::Tensor lossWeights = torch::randn({count, options.lstmSize});
+  net->setFastLstmThreads(1);
+  const auto one = encodeAndDifferentiate(net, true, tokens, lengths, lossWeights);
+  for (int threads : {2, 3, 16}) {
+    net->setFastLstmThreads(threads);
+    const auto many = encodeAndDifferentiate(net, true, tokens, lengths, lossWeights);
+    INFO(threads << " threads");
+    REQUIRE(many.size() == one.size());
+    for (const auto& [name, expected] : one) {
+      INFO(name);
+      CHECK(torch::equal(many.at(name), expected));
+    }
+  }
+}
+
 TEST_CASE("the hand-written LSTM refuses sizes it does not handle", "[model][lstm]") {
   DeepTuneNetOptions options;
   options.lstmSize = 20;  // not a multiple of 32: LibTorch's LSTM is used instead

@@ -48,6 +48,8 @@ class DeepTuneNetImpl : public torch::nn::Module {
   /// supports the size) or through LibTorch's nn::LSTM (the reference). Same function, same
   /// parameters.
   void useFastLstm(bool fast) { fastLstm_ = fast; }
+  /// Threads of the hand-written LSTM's loops (the result does not depend on them).
+  void setFastLstmThreads(int threads) { fastLstmThreads_ = threads; }
   bool usesFastLstm() const;
 
   torch::nn::Embedding embedding{nullptr};
@@ -60,6 +62,7 @@ class DeepTuneNetImpl : public torch::nn::Module {
  private:
   DeepTuneNetOptions options_;
   bool fastLstm_ = true;
+  int fastLstmThreads_ = 1;
 };
 TORCH_MODULE(DeepTuneNet);
 

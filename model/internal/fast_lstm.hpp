@@ -22,9 +22,11 @@ bool fastLstmSupports(int64_t hidden);
 /// 1..T) embedded by `embedding` [vocabulary + 1, inputs]. An autograd function with a
 /// hand-written backward pass: layer 1's input projection is a table of one row per token,
 /// only the recurrent products and the gates run step by step (over the sequences still
-/// running, longest first), and each weight gradient is one product after the loop.
+/// running, longest first), and each weight gradient is one product after the loop. The loops
+/// run on `threads` threads (each taking every n-th sequence); the result is the same, bit for
+/// bit, for any number.
 torch::Tensor fastLstmEncode(const torch::Tensor& embedding, const LstmLayerWeights& layer1,
                              const LstmLayerWeights& layer2, const torch::Tensor& tokens,
-                             const torch::Tensor& lengths);
+                             const torch::Tensor& lengths, int threads = 1);
 
 }  // namespace deeptune::model::internal

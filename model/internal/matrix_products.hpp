@@ -12,4 +12,9 @@ namespace deeptune::model::internal {
 void addRowProducts(float* out, const float* in, const float* w, int64_t rows, int64_t inner,
                     int64_t width);
 
+/// The same for rows that are not contiguous: row r of `out` starts at out + r * outStride, of
+/// `in` at in + r * inStride (floats; the fast LSTM's threads take every n-th row).
+void addStridedRowProducts(float* out, int64_t outStride, const float* in, int64_t inStride,
+                           const float* w, int64_t rows, int64_t inner, int64_t width);
+
 }  // namespace deeptune::model::internal

@@ -67,6 +67,8 @@ int runTrain(const Args& args) {
        "rows (shuffled rows, like the paper), random (shuffled whole sources) or length "
        "(whole sources of similar lengths, fastest)")
       ("lstm", po::value(&lstm)->default_value("fast"), kLstmHelp)
+      ("threads", po::value(&train.lstmThreads)->default_value(model::usableHardwareThreads()),
+       "threads of the fast LSTM (default: this machine's; the model does not depend on it)")
       ("seed", po::value(&train.seed)->default_value(204), "random seed")
       ("max-length", po::value(&maxLength)->default_value(1024), "keep the last N tokens")
       ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)");
@@ -87,6 +89,9 @@ int runTrain(const Args& args) {
   }
   if (train.epochs < 1 || train.batchSize < 1 || maxLength < 1) {
     throw UsageError("train: --epochs, --batch-size and --max-length must be positive");
+  }
+  if (train.lstmThreads < 1 || train.lstmThreads > 256) {
+    throw UsageError("train: --threads must be 1 to 256");
   }
   if (task == "coarsening" && platform.empty()) {
     throw UsageError("train: --task coarsening needs --platform (a device of the data)");
@@ -147,6 +152,7 @@ int runTrain(const Args& args) {
   network.info().trainingCommand = commandLine("train", args);
 
   model::setComputeThreads(1);  // as evaluate: the result does not depend on the core count
+  // (the fast LSTM's --threads do not change it either)
   ProgressPrinter printer;
   const model::TrainingSummary summary =
       network.train(examples, train, [&](const model::EpochProgress& p) {
