@@ -23,9 +23,9 @@ void checkLaunchSizes(double dsizeBytes, double wgsize);
 
 /// Predicts the device for OpenCL kernels with a device-mapping model file, in this process. The
 /// normalized, encoded kernel is cached by source hash, so repeated launches of a kernel only run
-/// the network. Not thread-safe: one Predictor per thread, and predictors on several threads need
-/// a BLAS that is safe for concurrent calls (model/compute_environment.hpp). Errors are the
-/// modules' own exceptions (rewriter::RewriteError, model::ModelError, tokenizer::VocabError).
+/// the network (model::InferenceModel: no LibTorch, no BLAS). Not thread-safe (its cache): one
+/// Predictor per thread. Errors are the modules' own exceptions (rewriter::RewriteError,
+/// model::ModelError, tokenizer::VocabError).
 class Predictor : public DeviceModel {
  public:
   /// Loads and validates `modelPath` (must be a devmap model).

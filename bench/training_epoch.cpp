@@ -42,16 +42,18 @@ int main(int argc, char** argv) {
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 3;
   const std::string only = argc > 3 ? argv[3] : "both";  // or one path, to profile it
   const int threads = argc > 4 ? std::atoi(argv[4]) : 1;
-  if (argc > 5 || (only != "both" && only != "stock" && only != "fast") ||
+  const int stockThreads = argc > 5 ? std::atoi(argv[5]) : threads;
+  if (argc > 6 || (only != "both" && only != "stock" && only != "fast") ||
       (argc > 1 && std::string(argv[1]).rfind("-", 0) == 0) || rounds < 1 || rounds > 20 ||
-      threads < 1 || threads > 64) {
-    std::fprintf(stderr,
-                 "usage: bench_training_epoch [DATA_DIR [ROUNDS [both|stock|fast [THREADS]]]]\n"
-                 "  One epoch on all rows of DATA_DIR/cgo17-amd.csv (the paper's data folder by\n"
-                 "  default), LibTorch's LSTM and the fast one alternately, ROUNDS (3) times each\n"
-                 "  (or only one of them, to profile it), on THREADS compute threads (1, as each\n"
-                 "  worker of `evaluate` trains): LibTorch's and the BLAS's threads for the stock\n"
-                 "  path, the fast LSTM's loops (TrainOptions::lstmThreads) for the fast one.\n");
+      threads < 1 || threads > 64 || stockThreads < 1 || stockThreads > 64) {
+    std::fprintf(
+        stderr,
+        "usage: bench_training_epoch [DATA_DIR [ROUNDS [both|stock|fast [THREADS [STOCK]]]]]\n"
+        "  One epoch on all rows of DATA_DIR/cgo17-amd.csv (the paper's data folder by\n"
+        "  default), LibTorch's LSTM and the fast one alternately, ROUNDS (3) times each\n"
+        "  (or only one of them, to profile it), the fast one on THREADS threads (1, as each\n"
+        "  worker of `evaluate` trains; TrainOptions::lstmThreads), the stock one on STOCK\n"
+        "  threads (LibTorch's and the BLAS's; default THREADS).\n");
     return 2;
   }
   const auto rows = deeptune::data::readDevmapCsv(dataDir + "/cgo17-amd.csv");
@@ -63,8 +65,9 @@ int main(int argc, char** argv) {
   std::vector<double> stock, fast;
   double stockLoss = 0, fastLoss = 0;
   for (int r = 0; r < rounds; ++r) {
-    const EpochRun s =
-        only == "fast" ? EpochRun{} : oneEpoch(examples, info, TrainOptions::Lstm::kStock, threads);
+    const EpochRun s = only == "fast"
+                           ? EpochRun{}
+                           : oneEpoch(examples, info, TrainOptions::Lstm::kStock, stockThreads);
     const EpochRun f =
         only == "stock" ? EpochRun{} : oneEpoch(examples, info, TrainOptions::Lstm::kFast, threads);
     stock.push_back(s.seconds);
@@ -75,8 +78,10 @@ int main(int argc, char** argv) {
   std::sort(stock.begin(), stock.end());
   std::sort(fast.begin(), fast.end());
   const double stockMedian = stock[stock.size() / 2], fastMedian = fast[fast.size() / 2];
-  std::printf("one training epoch, %zu rows of cgo17-amd (%zu tokens), batch 64, %d thread%s\n",
-              examples.size(), tokens, threads, threads == 1 ? "" : "s");
+  std::printf(
+      "one training epoch, %zu rows of cgo17-amd (%zu tokens), batch 64, threads: stock %d, "
+      "fast %d\n",
+      examples.size(), tokens, stockThreads, threads);
   std::printf("  %-26s %9s %9s %9s %12s\n", "", "median", "min", "max", "epoch loss");
   std::printf("  %-26s %8.2fs %8.2fs %8.2fs %12.6f\n", "LibTorch nn::LSTM (stock)", stockMedian,
               stock.front(), stock.back(), stockLoss);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -137,6 +138,26 @@ std::string readFileBytes(const std::string& path, size_t limit) {
     if (got == 0) break;
     if (bytes.size() + static_cast<size_t>(got) > limit) throw tooLarge();
     bytes.append(buffer, static_cast<size_t>(got));
+  }
+  return bytes;
+}
+
+std::string readStandardInput(size_t limit) {
+  std::string bytes;
+  char buffer[1 << 16];
+  for (;;) {
+    const size_t room = std::min(sizeof buffer, limit + 1 - bytes.size());
+    const ssize_t got = ::read(STDIN_FILENO, buffer, room);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw DataError("<stdin>", 1, 1, "cannot read standard input: " + reason(errno));
+    }
+    if (got == 0) break;
+    bytes.append(buffer, static_cast<size_t>(got));
+    if (bytes.size() > limit) {
+      throw DataError("<stdin>", 1, 1,
+                      "input too large: over the limit of " + std::to_string(limit) + " bytes");
+    }
   }
   return bytes;
 }

@@ -27,6 +27,10 @@ class OutputError : public std::runtime_error {
 /// reading and again while reading, for a file that grows).
 std::string readFileBytes(const std::string& path, size_t limit);
 
+/// All of standard input, at most `limit` bytes (read no further than one byte past it); throws
+/// DataError for "<stdin>" if it is larger or cannot be read.
+std::string readStandardInput(size_t limit);
+
 /// Throws DataError (PATH:1:1) when `path` cannot be an output of writeFileAtomically: its folder
 /// is missing or not a folder, or it names a folder, a block device or a socket. For checking
 /// an output before long work starts.

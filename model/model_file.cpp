@@ -1,6 +1,6 @@
 // DeepTuneModel's model file: the network's tensors to and from the file's weights (version 3),
 // and version 2's LibTorch archive read back (internal/model_file_format.hpp has the format).
-#include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "model/internal/model_file_format.hpp"

@@ -59,7 +59,8 @@ TEST_CASE("cli evaluate: two workers train the same fold models as one", "[cli][
     // Really two workers: a BLAS unsafe for concurrent calls would have made it one.
     CHECK_THAT(summary, Contains(std::to_string(workers) + " workers (" + std::to_string(workers) +
                                  " asked)"));
-    CHECK_THAT(summary, Contains("machine: ") && Contains("Command: `deeptune evaluate"));
+    CHECK_THAT(summary, Contains("machine: ") && Contains("Command: `deeptune evaluate") &&
+                            Contains("- program: deeptune 0."));
     predictions[workers - 1] = readWholeFile(report + "/predictions.csv");
     const auto training = deeptune::data::readCsv(report + "/training.csv");
     REQUIRE(training.rows.size() == 3);

@@ -240,9 +240,10 @@ TEST_CASE("the bundled model runs in the launcher's process beside PoCL", "[laun
     const auto result = runSaxpy(launcher, saxpySource() + std::string(round, '\n'), 4096);
     CHECK_FALSE(result.decision.fallback);
     CHECK(result.decision.kernel == "saxpy");
-    CHECK((result.decision.deviceType == "CPU" || result.decision.deviceType == "GPU"));
-    CHECK(result.decision.probability >= 0.5);
-    CHECK(result.decision.probability <= 1.0);
+    // The bundled AMD model's pinned decision for this launch (48 KiB moved, work-groups of 256):
+    // retraining the model changes it (update the pin then, saying why).
+    CHECK(result.decision.deviceType == "CPU");
+    CHECK(result.decision.probability == Approx(0.59684).margin(1e-4));
     CHECK(result.decision.tokens > 10);
     // The second source differs only in layout: it normalizes alike and shares the decision.
     CHECK(result.decision.cached == (round == 1));
@@ -290,7 +291,9 @@ TEST_CASE("the out-of-process prediction service answers with the bundled model"
   const auto result = runSaxpy(launcher, saxpySource(), 4096);
   CHECK_FALSE(result.decision.fallback);
   CHECK(result.decision.kernel == "saxpy");
-  CHECK(result.decision.probability >= 0.5);
+  // The same pinned decision as in process: the service runs the same model on the same text.
+  CHECK(result.decision.deviceType == "CPU");
+  CHECK(result.decision.probability == Approx(0.59684).margin(1e-4));
   CHECK(runSaxpy(launcher, saxpySource(), 4096).decision.cached);
   CHECK(launcher.predictions() == 1);
   // A service that cannot start is a fallback with its reason, not an exception.

@@ -1,6 +1,5 @@
 // Tests of Vocabulary: derivation (paper vocabulary, worked example), encoding modes, JSON files.
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -118,14 +117,13 @@ TEST_CASE("round trip encode -> decode is exact on the paper corpus", "[vocabula
   const Vocabulary vocabulary =
       Vocabulary::load(deeptune::test::paperDataDir() + "/vocab-128.json");
   const std::string& corpus = paperCorpus();
-  const auto start = std::chrono::steady_clock::now();
   const Encoding encoding = vocabulary.encode(corpus, UnknownPolicy::kStrict, "corpus");
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(encoding.skipped == 0);
   CHECK(vocabulary.decode(encoding.ids) == corpus);
-  INFO("encoded " << corpus.size() << " bytes in " << seconds << " s");
-  CHECK(seconds < 2.0);  // generous: a few ms in Release
+  // The keywords and builtins are whole atoms: fewer ids than characters (the speed of encoding
+  // is bench/'s business, not a test's).
+  INFO("encoded " << corpus.size() << " bytes into " << encoding.ids.size() << " ids");
+  CHECK(encoding.ids.size() < corpus.size() * 9 / 10);
   // Sub-strings round-trip too.
   const std::string piece = corpus.substr(1000, 5000);
   CHECK(vocabulary.decode(vocabulary.encode(piece).ids) == piece);

@@ -7,6 +7,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/deeptune-external.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 cmake --install "$build_dir" --prefix "$scratch/prefix" >/dev/null
+# The installed CLI: its version and models from the installed tree, the training commands
+# through deeptune-train beside it, the man page and bash completion.
+env -u DEEPTUNE_MODELS "$scratch/prefix/bin/deeptune" --version | grep -q "bundled models: $scratch/prefix/share/deeptune/models" \
+  || { echo "installed deeptune --version does not find the installed models"; exit 1; }
+"$scratch/prefix/bin/deeptune" help train | grep -q "usage: deeptune train" \
+  || { echo "installed deeptune help train failed"; exit 1; }
+[ -f "$scratch/prefix/share/bash-completion/completions/deeptune" ] || { echo "no bash completion"; exit 1; }
+man_page=$(find "$scratch/prefix" -name deeptune.1 | head -1)
+[ -n "$man_page" ] || { echo "not installed: the man page"; exit 1; }
+MANPATH="$scratch/prefix/share/man" man -P cat deeptune 2>/dev/null | grep -q "help CMD" \
+  || { echo "man deeptune does not show the installed page"; exit 1; }
 rm -rf "$scratch/prefix/bin"  # the CLI is not needed: prediction runs in the program's process
 for file in lib/cmake/deeptune/deeptuneConfig.cmake lib/cmake/deeptune/deeptuneConfigVersion.cmake \
             lib/pkgconfig/deeptune.pc include/deeptune/api/advisor.hpp \

@@ -1,6 +1,7 @@
 // Shared helpers of the deeptune CLI: option parsing, file input and atomic output.
 #include "tools/deeptune/cli_common.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -13,7 +14,16 @@ bool parseOptions(const Args& args, const std::string& usage, po::options_descri
   options.add_options()("help,h", "show this help");
   po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
   if (vm.count("help")) {
-    std::cout << usage << "\n\n" << options << "\n";
+    // Positional arguments are in the usage line, not among the options (as `--file arg`).
+    po::options_description shown("options");
+    for (const auto& option : options.options()) {
+      bool isPositional = false;
+      for (unsigned i = 0; i < std::min(positional.max_total_count(), 8u); ++i) {
+        isPositional = isPositional || positional.name_for_position(i) == option->long_name();
+      }
+      if (!isPositional) shown.add(option);
+    }
+    std::cout << usage << "\n\n" << shown << "\n";
     return false;
   }
   po::notify(vm);
@@ -68,6 +78,7 @@ std::string commandLine(const std::string& command, const Args& args) {
 }
 
 std::string readFile(const std::string& path) {
+  if (path == "-") return data::readStandardInput(data::kMaxSourceBytes);
   return data::readFileBytes(path, data::kMaxSourceBytes);
 }
 

@@ -51,9 +51,12 @@ void printUndeclaredNote(const std::string& file, const std::vector<std::string>
 /// "deeptune COMMAND ARGS..." as typed (for provenance in model files and reports).
 std::string commandLine(const std::string& command, const Args& args);
 
-/// Reads a whole regular file of at most data::kMaxSourceBytes; throws data::DataError naming the
-/// file if it cannot be read.
+/// Reads a whole regular file of at most data::kMaxSourceBytes ("-": standard input, as much);
+/// throws data::DataError naming the file if it cannot be read.
 std::string readFile(const std::string& path);
+
+/// What messages call a FILE argument of "-": standard input.
+constexpr const char* kStandardInputName = "<stdin>";
 
 /// Writes `content` to `path` with data::writeFileAtomically (never replaces a device, FIFO or
 /// link); "-" or "" writes to stdout. Throws data::OutputError on I/O failure.

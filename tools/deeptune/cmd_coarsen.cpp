@@ -37,6 +37,7 @@ int runCoarsen(const Args& args) {
   }
   const data::SourceOptions sourceOptions = sourceValues.validated();
   const std::string source = readFile(input);
+  if (input == "-") input = kStandardInputName;
   const rewriter::CoarsenedKernel coarsened = rewriter::Normalizer().coarsen(
       source, input, kernel, factor, vm.count("stride") != 0, sourceOptions);
   if (vm.count("json")) {

@@ -160,6 +160,7 @@ int runEvaluate(const Args& args) {
   model::DevmapReportContext context;
   context.protocol = protocolText;
   context.command = commandLine("evaluate", args);
+  context.settings.push_back(std::string("program: deeptune ") + DEEPTUNE_VERSION);
   context.settings.push_back("machine: " + model::cpuDescription());
   std::vector<model::MethodPredictions> methods;
   for (const std::string& method : methodNames) {

@@ -216,6 +216,7 @@ int runEvaluateCoarsening(const Args& args) {
 
   model::CoarseningReportContext context;
   context.command = commandLine("evaluate", args);
+  context.settings.push_back(std::string("program: deeptune ") + DEEPTUNE_VERSION);
   context.settings.push_back("machine: " + model::cpuDescription());
   const std::string deviceCount =
       std::to_string(devices.size()) + (devices.size() == 1 ? " device" : " devices");

@@ -33,11 +33,12 @@ void printReadingNotes(const std::string& input, const std::vector<std::string>&
 }
 
 /// predict --task coarsening: the factor, and every factor's probability with --json.
-int predictFactor(const std::string& input, const std::string& kernel, std::string modelPath,
+int predictFactor(std::string input, const std::string& kernel, std::string modelPath,
                   const std::string& platform, const data::SourceOptions& sourceOptions,
                   bool json) {
   if (modelPath.empty()) modelPath = api::findBundledCoarseningModel(platform);
   const std::string source = readFile(input);
+  if (input == "-") input = kStandardInputName;
   api::CoarseningPredictor predictor(modelPath);
   const api::FactorPrediction prediction = predictor.predict(source, input, kernel, sourceOptions);
   if (json) {
@@ -109,6 +110,7 @@ int runPredict(const Args& args) {
   const data::SourceOptions sourceOptions = sourceValues.validated();
   if (modelPath.empty()) modelPath = api::findBundledModel(platform.empty() ? "amd" : platform);
   const std::string source = readFile(input);
+  if (input == "-") input = kStandardInputName;
   api::Predictor predictor(modelPath);
   const api::Decision prediction =
       predictor.predict(source, input, kernel, dsize, wgsize, sourceOptions);

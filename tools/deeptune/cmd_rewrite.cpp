@@ -31,6 +31,7 @@ int runRewrite(const Args& args) {
   }
   const data::SourceOptions sourceOptions = sourceValues.validated();
   const std::string source = readFile(input);
+  if (input == "-") input = kStandardInputName;
   rewriter::Normalizer normalizer;
   rewriter::RewriteNotes notes;
   rewriter::KernelName chosen;

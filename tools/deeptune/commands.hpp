@@ -24,6 +24,9 @@ int runMeasure(const Args& args);  ///< deeptune measure FILES... | --csv F --gs
 int runMeasureCoarsening(const Args& args);  ///< measure --task coarsening (from runMeasure)
 int runMeasureWorker(const Args& args);      ///< deeptune __measure-worker REQUEST (hidden)
 
+/// deeptune --version: version, Clang/LLVM and LibTorch versions, where the bundled models are.
+void printVersion();
+
 /// The commands that train (train, evaluate, upgrade-model) live in `deeptune-train`, the one
 /// executable linked with LibTorch; `deeptune` runs it in its place for them (exec), so that the
 /// other commands start without loading LibTorch. True for those commands' names.

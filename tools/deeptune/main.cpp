@@ -3,6 +3,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <vector>
 
 #include "data/data_error.hpp"
 #ifndef DEEPTUNE_LEAN
@@ -36,6 +37,19 @@ const char* kUsage =
     "  measure    time kernels on every OpenCL device (isolated, checked) and write a CSV\n"
     "  validate   predict a kernel's device, then run it on every device to check\n"
     "  upgrade-model  rewrite an older model file in the current format\n"
+    "  help CMD   the options of CMD (as deeptune CMD --help); --version: versions, models\n"
+    "\n"
+    "A FILE argument given as - is read from standard input.\n"
+    "\n"
+    "environment:\n"
+    "  DEEPTUNE_MODELS      folder of the bundled models (default: share/deeptune/models\n"
+    "                       beside the installed library)\n"
+    "  DEEPTUNE_DATA        the paper's data folder (default: ../shared/data/deeptune)\n"
+    "  DEEPTUNE_CACHE_DIR   where the rewriter keeps its precompiled header (default:\n"
+    "                       $XDG_CACHE_HOME/deeptune, else $HOME/.cache/deeptune)\n"
+    "  DEEPTUNE_EXECUTABLE  the deeptune an out-of-process predictor starts (default: beside\n"
+    "                       the program, then the installed one, then PATH)\n"
+    "  TMPDIR               where measure writes its workers' request files\n"
     "\n"
     "exit codes: 0 ok, 1 runtime failure, 2 bad input or usage";
 
@@ -82,9 +96,21 @@ int main(int argc, char** argv) {
     std::cerr << kUsage << "\n";
     return cli::kExitBadInput;
   }
-  const std::string command = argv[1];
+  std::string command = argv[1];
+  static char helpFlag[] = "--help";
+  std::vector<char*> helpArgv;
+  if (command == "help" && argc > 2) {  // deeptune help CMD = deeptune CMD --help
+    helpArgv = {argv[0], argv[2], helpFlag, nullptr};
+    argv = helpArgv.data();
+    argc = 3;
+    command = argv[1];
+  }
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsage << "\n";
+    return cli::kExitOk;
+  }
+  if (command == "--version") {
+    cli::printVersion();
     return cli::kExitOk;
   }
 #if !defined(DEEPTUNE_LEAN) && !defined(DEEPTUNE_TRAINING_BINARY)
