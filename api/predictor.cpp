@@ -201,10 +201,11 @@ std::string lowerCase(std::string text) {
 }  // namespace
 
 std::string findBundledModel(const std::string& platform) {
-  if (platform != "amd" && platform != "nvidia") {
+  const std::string name = lowerCase(platform);
+  if (name != "amd" && name != "nvidia") {
     throw model::ModelError("unknown --platform '" + platform + "' (amd or nvidia)");
   }
-  return findModelFile("devmap-" + platform + ".model");
+  return findModelFile("devmap-" + name + ".model");
 }
 
 std::string findBundledCoarseningModel(const std::string& gpu) {

@@ -91,10 +91,10 @@ class CoarseningPredictor {
   std::unique_ptr<Impl> impl_;
 };
 
-/// The bundled model for `platform` ("amd" or "nvidia"): models/devmap-PLATFORM.model found in
-/// $DEEPTUNE_MODELS, beside the installed binary (../share/deeptune/models), in the build tree's
-/// source folder, or the source folder this build came from. Throws model::ModelError if absent
-/// or if `platform` is neither.
+/// The bundled model for `platform` ("amd" or "nvidia", any case): models/devmap-PLATFORM.model
+/// found in $DEEPTUNE_MODELS, beside the installed binary (../share/deeptune/models), in the build
+/// tree's source folder, or the source folder this build came from. Throws model::ModelError if
+/// absent or if `platform` is neither.
 std::string findBundledModel(const std::string& platform);
 
 /// The bundled coarsening model of one of the paper's GPUs (Cypress, Tahiti, Fermi, Kepler; any

@@ -48,3 +48,13 @@ TEST_CASE("cli: - reads the kernel from standard input", "[cli]") {
   CHECK(failed.exitCode == 2);
   CHECK_THAT(failed.err, StartsWith("deeptune: <stdin>:"));
 }
+
+TEST_CASE("cli: platform names in any case", "[cli]") {
+  const std::string kernel = deeptune::test::sourceDir() + "/kernels/vector_add.cl";
+  const std::string sizes = " --dsize 4194304 --wgsize 256 --json";
+  const auto lower = runCli("predict '" + kernel + "'" + sizes + " --platform nvidia");
+  const auto upper = runCli("predict '" + kernel + "'" + sizes + " --platform NVIDIA");
+  CHECK(upper.exitCode == 0);
+  CHECK(upper.out == lower.out);
+  CHECK(runCli("predict --task coarsening '" + kernel + "' --platform TAHITI").exitCode == 0);
+}
