@@ -45,6 +45,17 @@ inline __attribute__((always_inline)) void cell(const float* gates, float* c, fl
   }
 }
 
+/// A thread's buffers for runLayers, kept from call to call (a 1024-token kernel's layer-2 inputs
+/// are 1 MiB: allocated afresh, every call paid for mapping and zeroing them).
+struct LayerBuffers {
+  std::vector<float> c1, c2, gates, h1, input2;
+};
+
+LayerBuffers& threadBuffers() {
+  thread_local LayerBuffers buffers;
+  return buffers;
+}
+
 /// Both LSTM layers over `sequence`; the last state of layer 2 into `h2`. Layer 1 runs step by
 /// step, then layer 2's input projection of every step is one product (each weight row loaded
 /// once for four steps rather than once per step), then layer 2's recurrence. The products are
@@ -53,11 +64,9 @@ inline __attribute__((always_inline)) void cell(const float* gates, float* c, fl
 __attribute__((target_clones("avx2", "default"))) void runLayers(
     const int64_t* sequence, int64_t steps, int64_t hidden, const float* inputTable,
     const float* recurrent1T, const float* input2T, const float* recurrent2T, const float* bias2,
-    float* h2) {
+    float* h2, LayerBuffers& buffers) {
   const int64_t width = 4 * hidden;
-  // This thread's buffers, kept from call to call (a 1024-token kernel's layer-2 inputs are 1 MiB:
-  // allocated afresh, every call paid for mapping and zeroing them).
-  thread_local std::vector<float> c1, c2, gates, h1, input2;
+  auto& [c1, c2, gates, h1, input2] = buffers;
   c1.assign(static_cast<size_t>(hidden), 0.0f);
   c2.assign(static_cast<size_t>(hidden), 0.0f);
   gates.resize(static_cast<size_t>(width));
@@ -77,9 +86,15 @@ __attribute__((target_clones("avx2", "default"))) void runLayers(
     addRowProducts(gates.data(), h2, recurrent2T, 1, hidden, width);
     cell(gates.data(), c2.data(), h2, hidden);
   }
-  constexpr size_t kKeptFloats = size_t{1} << 20;  // 4 MiB: a model of 4096 steps and more frees
-  if (input2.capacity() > kKeptFloats) input2 = std::vector<float>();
-  if (h1.capacity() > kKeptFloats) h1 = std::vector<float>();
+}
+
+/// Frees the buffers of a sequence of over 4096 steps (a model of such a length) instead of
+/// keeping them for the thread's next call. (Not in runLayers: Clang does not emit the vector
+/// code that only a function's target clones use.)
+void releaseLargeBuffers(LayerBuffers& buffers) {
+  constexpr size_t kKeptFloats = size_t{1} << 20;  // 4 MiB
+  if (buffers.input2.capacity() > kKeptFloats) buffers.input2 = std::vector<float>();
+  if (buffers.h1.capacity() > kKeptFloats) buffers.h1 = std::vector<float>();
 }
 
 }  // namespace
@@ -156,7 +171,9 @@ std::vector<float> SingleSequenceNet::predict(const std::vector<int>& tokens,
 
   std::vector<float> h2(static_cast<size_t>(hidden_), 0.0f);
   runLayers(sequence.data(), static_cast<int64_t>(sequence.size()), hidden_, inputTable_.data(),
-            recurrent1T_.data(), input2T_.data(), recurrent2T_.data(), bias2_.data(), h2.data());
+            recurrent1T_.data(), input2T_.data(), recurrent2T_.data(), bias2_.data(), h2.data(),
+            threadBuffers());
+  releaseLargeBuffers(threadBuffers());
 
   // Head: concat(aux, h) -> BatchNorm -> Dense(relu) -> Dense(sigmoid), normalized.
   std::vector<float> joined(aux.begin(), aux.end());
