@@ -341,7 +341,8 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
     const auto gatherTable = [&](int64_t from, int64_t to, RankShare share) {
       for (int64_t t = from; t < to; ++t) {
         const int64_t first = layout.offset[static_cast<size_t>(t)] + share.part;
-        for (int64_t i = 0; i < share.count(layout.active[static_cast<size_t>(t)]); ++i) {
+        const int64_t count = share.count(layout.active[static_cast<size_t>(t)]);
+        for (int64_t i = 0; i < count; ++i) {
           const int64_t row = first + i * share.parts;
           std::memcpy(gates1Rows + row * width, tableRows + tokenOfRow[row] * width,
                       sizeof(float) * static_cast<size_t>(width));
@@ -372,10 +373,10 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
     Tensor c2 = workspace(rows, hidden);
     Tensor h2 = workspace(rows, hidden);
     const Tensor recurrent2T = recurrent2.t().contiguous();
+    const auto fill = [&](int64_t from, int64_t to, RankShare) {
+      if (parts == 1) project(from, to);  // else done above
+    };
     onThreads(parts, [&](RankShare share) {
-      const auto fill = [&](int64_t from, int64_t to, RankShare) {
-        if (parts == 1) project(from, to);
-      };
       layerForward(layout, floats(recurrent2T), fill, floats(gates2), floats(c2), floats(h2),
                    hidden, share);
     });

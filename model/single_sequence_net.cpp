@@ -170,10 +170,11 @@ std::vector<float> SingleSequenceNet::predict(const std::vector<int>& tokens,
   if (sequence.empty()) sequence.push_back(pad_);
 
   std::vector<float> h2(static_cast<size_t>(hidden_), 0.0f);
+  LayerBuffers& buffers = threadBuffers();
   runLayers(sequence.data(), static_cast<int64_t>(sequence.size()), hidden_, inputTable_.data(),
             recurrent1T_.data(), input2T_.data(), recurrent2T_.data(), bias2_.data(), h2.data(),
-            threadBuffers());
-  releaseLargeBuffers(threadBuffers());
+            buffers);
+  releaseLargeBuffers(buffers);
 
   // Head: concat(aux, h) -> BatchNorm -> Dense(relu) -> Dense(sigmoid), normalized.
   std::vector<float> joined(aux.begin(), aux.end());

@@ -82,6 +82,12 @@ std::string readFile(const std::string& path) {
   return data::readFileBytes(path, data::kMaxSourceBytes);
 }
 
+std::string readInputArgument(std::string& path) {
+  std::string text = readFile(path);
+  if (path == "-") path = kStandardInputName;
+  return text;
+}
+
 void writeOutput(const std::string& path, const std::string& content) {
   if (path.empty() || path == "-") {
     std::cout << content << std::flush;  // write errors are caught at exit (main.cpp)

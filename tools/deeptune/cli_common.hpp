@@ -58,6 +58,11 @@ std::string readFile(const std::string& path);
 /// What messages call a FILE argument of "-": standard input.
 constexpr const char* kStandardInputName = "<stdin>";
 
+/// readFile(path) for a command's FILE argument; for "-" it also sets `path` to
+/// kStandardInputName, so that the name the command passes on to messages says where the text
+/// came from.
+std::string readInputArgument(std::string& path);
+
 /// Writes `content` to `path` with data::writeFileAtomically (never replaces a device, FIFO or
 /// link); "-" or "" writes to stdout. Throws data::OutputError on I/O failure.
 void writeOutput(const std::string& path, const std::string& content);

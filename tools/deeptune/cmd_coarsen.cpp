@@ -36,8 +36,7 @@ int runCoarsen(const Args& args) {
     return kExitOk;
   }
   const data::SourceOptions sourceOptions = sourceValues.validated();
-  const std::string source = readFile(input);
-  if (input == "-") input = kStandardInputName;
+  const std::string source = readInputArgument(input);
   const rewriter::CoarsenedKernel coarsened = rewriter::Normalizer().coarsen(
       source, input, kernel, factor, vm.count("stride") != 0, sourceOptions);
   if (vm.count("json")) {

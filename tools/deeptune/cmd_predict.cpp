@@ -37,8 +37,7 @@ int predictFactor(std::string input, const std::string& kernel, std::string mode
                   const std::string& platform, const data::SourceOptions& sourceOptions,
                   bool json) {
   if (modelPath.empty()) modelPath = api::findBundledCoarseningModel(platform);
-  const std::string source = readFile(input);
-  if (input == "-") input = kStandardInputName;
+  const std::string source = readInputArgument(input);
   api::CoarseningPredictor predictor(modelPath);
   const api::FactorPrediction prediction = predictor.predict(source, input, kernel, sourceOptions);
   if (json) {
@@ -109,8 +108,7 @@ int runPredict(const Args& args) {
   api::checkLaunchSizes(dsize, wgsize);
   const data::SourceOptions sourceOptions = sourceValues.validated();
   if (modelPath.empty()) modelPath = api::findBundledModel(platform.empty() ? "amd" : platform);
-  const std::string source = readFile(input);
-  if (input == "-") input = kStandardInputName;
+  const std::string source = readInputArgument(input);
   api::Predictor predictor(modelPath);
   const api::Decision prediction =
       predictor.predict(source, input, kernel, dsize, wgsize, sourceOptions);

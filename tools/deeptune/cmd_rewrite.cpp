@@ -30,8 +30,7 @@ int runRewrite(const Args& args) {
     return kExitOk;
   }
   const data::SourceOptions sourceOptions = sourceValues.validated();
-  const std::string source = readFile(input);
-  if (input == "-") input = kStandardInputName;
+  const std::string source = readInputArgument(input);
   rewriter::Normalizer normalizer;
   rewriter::RewriteNotes notes;
   rewriter::KernelName chosen;

@@ -49,8 +49,7 @@ int runTokenize(const Args& args) {
   }
   const data::SourceOptions sourceOptions = sourceValues.validated();
   const tokenizer::Vocabulary vocabulary = tokenizer::Vocabulary::load(vocabPath);
-  std::string text = readFile(file);
-  if (file == "-") file = kStandardInputName;
+  std::string text = readInputArgument(file);
 #ifdef DEEPTUNE_WITH_REWRITER
   if (rewrite) {
     const rewriter::Normalizer normalizer;
