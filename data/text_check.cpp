@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "data/data_error.hpp"
+
 namespace deeptune::data {
 namespace {
 
@@ -74,6 +76,12 @@ std::optional<TextFault> findTextFault(std::string_view bytes) {
     i += length;
   }
   return std::nullopt;
+}
+
+void requireTextFile(std::string_view bytes, const std::string& file) {
+  if (const auto fault = findTextFault(bytes)) {
+    throw DataError(file, fault->line, fault->column, "not a text file (" + fault->what + ")");
+  }
 }
 
 }  // namespace deeptune::data

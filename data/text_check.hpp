@@ -22,4 +22,7 @@ struct TextFault {
 /// (except std::bad_alloc).
 std::optional<TextFault> findTextFault(std::string_view bytes);
 
+/// Throws DataError `FILE:LINE:COL: not a text file (what)` at the first fault of `bytes`.
+void requireTextFile(std::string_view bytes, const std::string& file);
+
 }  // namespace deeptune::data

@@ -37,6 +37,13 @@ std::vector<Example> coarseningExamples(const std::vector<CoarseningKernel>& ker
   return examples;
 }
 
+tokenizer::Vocabulary coarseningVocabulary(const std::vector<CoarseningKernel>& kernels,
+                                           const std::string& name) {
+  std::vector<std::string_view> sources;
+  for (const CoarseningKernel& kernel : kernels) sources.push_back(kernel.src);
+  return tokenizer::Vocabulary::deriveFromTexts(sources, name);
+}
+
 std::string coarseningFingerprint(const std::vector<CoarseningKernel>& kernels) {
   std::string material;
   for (const CoarseningKernel& kernel : kernels) {

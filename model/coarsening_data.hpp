@@ -19,6 +19,10 @@ ModelInfo coarseningModelInfo(const tokenizer::Vocabulary& vocabulary, int maxLe
 std::vector<Example> coarseningExamples(const std::vector<CoarseningKernel>& kernels,
                                         const tokenizer::Vocabulary& vocabulary, int maxLength);
 
+/// The vocabulary derived from the kernels' sources joined with "\n".
+tokenizer::Vocabulary coarseningVocabulary(const std::vector<CoarseningKernel>& kernels,
+                                           const std::string& name);
+
 /// A stable hash of the kernels (names, sources, runtimes) for provenance.
 std::string coarseningFingerprint(const std::vector<CoarseningKernel>& kernels);
 

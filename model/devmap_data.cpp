@@ -23,9 +23,9 @@ ModelInfo devmapModelInfo(const tokenizer::Vocabulary& vocabulary, int maxLength
 
 tokenizer::Vocabulary devmapVocabulary(const std::vector<data::DevmapRow>& rows,
                                        const std::string& name) {
-  std::string corpus;
-  for (const auto& row : rows) corpus += (corpus.empty() ? "" : "\n") + row.src;
-  return tokenizer::Vocabulary::derive(corpus, name);
+  std::vector<std::string_view> sources;
+  for (const auto& row : rows) sources.push_back(row.src);
+  return tokenizer::Vocabulary::deriveFromTexts(sources, name);
 }
 
 std::vector<int> modelTokens(const tokenizer::Vocabulary& vocabulary, const std::string& source,

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "model/model_error.hpp"
+#include "model/static_mapping.hpp"
 
 namespace deeptune::model {
 
@@ -55,8 +56,7 @@ std::vector<std::string> staticDevices(const std::vector<data::DevmapRow>& rows,
       throw ModelError("static devices: fold " + std::to_string(foldOfRow[i]) +
                        " holds every row, so its training set is empty");
     }
-    const size_t trainGpu = totalGpu - counts.second;
-    result.push_back(2 * trainGpu >= train ? "GPU" : "CPU");
+    result.push_back(majorityOfCounts(totalGpu - counts.second, train));
   }
   return result;
 }

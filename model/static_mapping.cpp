@@ -18,7 +18,7 @@ std::string majorityOf(const std::vector<bool>& isGpu, const std::vector<size_t>
     }
     gpu += isGpu[row] ? 1 : 0;
   }
-  return 2 * gpu >= trainRows.size() ? "GPU" : "CPU";
+  return majorityOfCounts(gpu, trainRows.size());
 }
 
 std::vector<bool> gpuOracles(const std::vector<data::DevmapRow>& rows) {
@@ -29,6 +29,11 @@ std::vector<bool> gpuOracles(const std::vector<data::DevmapRow>& rows) {
 }
 
 }  // namespace
+
+std::string majorityOfCounts(size_t gpuRows, size_t rows) {
+  if (rows == 0) throw ModelError("static mapping: no training rows");
+  return 2 * gpuRows >= rows ? "GPU" : "CPU";
+}
 
 std::string majorityDevice(const std::vector<data::DevmapRow>& rows,
                            const std::vector<size_t>& trainRows) {

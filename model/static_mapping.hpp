@@ -9,6 +9,10 @@
 
 namespace deeptune::model {
 
+/// The static mapping's one rule: "GPU" when at least half of `rows` training rows (`gpuRows` of
+/// them with oracle GPU) are GPU rows, else "CPU". Throws ModelError when `rows` is 0.
+std::string majorityOfCounts(size_t gpuRows, size_t rows);
+
 /// The majority oracle of rows[trainRows]: "GPU" if at least half of them have oracle GPU (ties
 /// go to the GPU, as the data's oracle does for equal runtimes), else "CPU". Throws ModelError if
 /// trainRows is empty or holds an index out of range.

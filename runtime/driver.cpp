@@ -1,6 +1,8 @@
 // The kernel driver: build, argument info, payload, timed runs and output checks on one device.
 #include "runtime/driver.hpp"
 
+#include "runtime/device_session.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -174,11 +176,9 @@ void checkPayloadFits(const PayloadPlan& plan, size_t guardBytes, const DeviceIn
 }
 
 struct Driver::Impl {
-  cl_device_id id = nullptr;
-  DeviceInfo info;
+  explicit Impl(int deviceIndex) : session(deviceIndex) {}
+  DeviceSession session;
   size_t maxItemSize0 = 0;
-  std::optional<ocl::Context> context;
-  std::optional<ocl::Queue> queue;
   std::optional<ocl::Program> program;
 
   std::vector<KernelArg> readArgs(const ocl::Kernel& kernel) const {
@@ -200,48 +200,41 @@ struct Driver::Impl {
 
   size_t workGroupSize(const ocl::Kernel& kernel, const DriveOptions& options) const {
     size_t required[3] = {0, 0, 0};
-    if (clGetKernelWorkGroupInfo(kernel.get(), id, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+    if (clGetKernelWorkGroupInfo(kernel.get(), session.id(), CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
                                  sizeof required, required, nullptr) == CL_SUCCESS &&
         required[0] != 0) {
       return required[0];  // reqd_work_group_size: the only size the kernel accepts
     }
     size_t wg = options.wgsize != 0 ? options.wgsize : std::min<size_t>(options.gsize, 256);
-    wg = std::min<size_t>(wg, info.maxWorkGroupSize);
-    wg = std::min(wg, kernel.maxWorkGroupSize(id));
+    wg = std::min<size_t>(wg, session.info().maxWorkGroupSize);
+    wg = std::min(wg, kernel.maxWorkGroupSize(session.id()));
     if (maxItemSize0 != 0) wg = std::min(wg, maxItemSize0);
     return std::max<size_t>(wg, 1);
   }
 };
 
-Driver::Driver(int deviceIndex) : impl_(std::make_unique<Impl>()) {
-  impl_->id = ocl::deviceAt(deviceIndex);
-  impl_->info = listDevices()[deviceIndex];
+Driver::Driver(int deviceIndex) : impl_(std::make_unique<Impl>(deviceIndex)) {
+  const cl_device_id id = impl_->session.id();
   size_t size = 0;
-  if (clGetDeviceInfo(impl_->id, CL_DEVICE_MAX_WORK_ITEM_SIZES, 0, nullptr, &size) == CL_SUCCESS &&
+  if (clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_ITEM_SIZES, 0, nullptr, &size) == CL_SUCCESS &&
       size >= sizeof(size_t)) {
     std::vector<size_t> sizes(size / sizeof(size_t));
-    ocl::checkError(
-        clGetDeviceInfo(impl_->id, CL_DEVICE_MAX_WORK_ITEM_SIZES, size, sizes.data(), nullptr),
-        "clGetDeviceInfo");
+    ocl::checkError(clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_ITEM_SIZES, size, sizes.data(), nullptr),
+                    "clGetDeviceInfo");
     impl_->maxItemSize0 = sizes[0];
   }
-  impl_->context.emplace(impl_->id);
-  impl_->queue.emplace(*impl_->context, impl_->id);
 }
 
 Driver::~Driver() = default;
 
-const DeviceInfo& Driver::device() const { return impl_->info; }
+const DeviceInfo& Driver::device() const { return impl_->session.info(); }
 
 BuildResult Driver::build(const std::string& source, const std::string& extraFlags) {
   impl_->program.reset();
-  ocl::Program program(*impl_->context, source);
   BuildResult result;
-  const std::string flags = extraFlags.empty() ? buildOptions() : buildOptions() + " " + extraFlags;
-  result.ok = program.build(impl_->id, flags, result.log);
-  if (!result.ok) return result;
-  result.kernels = program.kernelNames();
-  impl_->program.emplace(std::move(program));
+  impl_->program = impl_->session.build(source, extraFlags, result.log);
+  result.ok = impl_->program.has_value();
+  if (result.ok) result.kernels = impl_->program->kernelNames();
   return result;
 }
 
@@ -259,10 +252,10 @@ Measurement Driver::measure(const std::string& name, const DriveOptions& options
     m.args = impl_->readArgs(kernel);
     m.wgsize = impl_->workGroupSize(kernel, options);
     m.globalSize = (options.gsize + m.wgsize - 1) / m.wgsize * m.wgsize;
-    const PayloadPlan plan =
-        planPayload(m.args, options.gsize, m.wgsize, impl_->info.addressBits, options.seed);
+    const PayloadPlan plan = planPayload(m.args, options.gsize, m.wgsize,
+                                         impl_->session.info().addressBits, options.seed);
     m.transferBytes = plan.transferBytes;
-    checkPayloadFits(plan, options.guardBytes, impl_->info);
+    checkPayloadFits(plan, options.guardBytes, impl_->session.info());
     if (options.coarsening == 0 || m.wgsize % options.coarsening != 0) {
       throw RuntimeError("work-group size " + std::to_string(m.wgsize) +
                          " is not a multiple of the coarsening factor " +
@@ -278,7 +271,7 @@ Measurement Driver::measure(const std::string& name, const DriveOptions& options
       if (arg.kind == ArgPayload::Kind::kBuffer) {
         const cl_mem_flags flags = arg.readBack ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY;
         const size_t guard = options.guardBytes;
-        ocl::Buffer whole(*impl_->context, flags, guard + arg.bytes + guard);
+        ocl::Buffer whole(impl_->session.context(), flags, guard + arg.bytes + guard);
         ocl::Buffer payload(whole, flags, guard, arg.bytes);
         BoundBuffer bound{
             i,
@@ -299,7 +292,7 @@ Measurement Driver::measure(const std::string& name, const DriveOptions& options
       }
     }
 
-    const ocl::Queue& queue = *impl_->queue;
+    const ocl::Queue& queue = impl_->session.queue();
     auto run = [&](bool secondInput, std::vector<Bytes>& outputs) {
       RunTiming timing;
       for (const BoundBuffer& b : buffers) {

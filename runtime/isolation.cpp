@@ -10,6 +10,7 @@
 #include <optional>
 #include <regex>
 
+#include "data/text_split.hpp"
 #include "runtime/line_record.hpp"
 #include "runtime/runtime_error.hpp"
 #include "runtime/subprocess.hpp"
@@ -59,20 +60,15 @@ Measurement decodeMeasurement(const std::vector<std::string>& f) {
   const auto status = parseStatus(f[2]);
   if (!status) throw RuntimeError("worker protocol: bad status '" + f[2] + "'");
   m.status = *status;
-  size_t start = 0;
-  while (start < f[3].size()) {
-    const size_t end = std::min(f[3].find(',', start), f[3].size());
-    const auto check = parseStatus(f[3].substr(start, end - start));
-    if (check) m.failedChecks.push_back(*check);
-    start = end + 1;
+  for (const std::string& name : data::splitText(f[3], ',')) {
+    const auto check = parseStatus(name);
+    if (!check) throw RuntimeError("worker protocol: bad check '" + name + "'");
+    m.failedChecks.push_back(*check);
   }
   m.wgsize = toNumber(f[4], "wgsize");
   m.globalSize = toNumber(f[5], "global size");
   m.transferBytes = toNumber(f[6], "transfer");
-  start = 0;
-  while (start < f[7].size()) {
-    const size_t end = std::min(f[7].find(',', start), f[7].size());
-    const std::string run = f[7].substr(start, end - start);
+  for (const std::string& run : data::splitText(f[7], ',')) {
     const size_t a = run.find('/');
     const size_t b = run.find('/', a == std::string::npos ? a : a + 1);
     if (a == std::string::npos || b == std::string::npos) {
@@ -83,7 +79,6 @@ Measurement decodeMeasurement(const std::vector<std::string>& f) {
     timing.kernelNs = toNumber(run.substr(a + 1, b - a - 1), "kernel");
     timing.d2hNs = toNumber(run.substr(b + 1), "d2h");
     m.runs.push_back(timing);
-    start = end + 1;
   }
   m.message = f[8];
   return m;
@@ -449,11 +444,8 @@ void measureIsolated(const MeasureRequest& request, size_t deviceCount,
       } else if (kind == "group" && f.size() == 5 && kernelsKnown) {
         const size_t group = toNumber(f[1], "kernel") * gsizes + toNumber(f[2], "gsize");
         std::vector<size_t> disagreeing;
-        size_t start = 0;
-        while (start < f[3].size()) {
-          const size_t end = std::min(f[3].find(',', start), f[3].size());
-          disagreeing.push_back(toNumber(f[3].substr(start, end - start), "device"));
-          start = end + 1;
+        for (const std::string& device : data::splitText(f[3], ',')) {
+          disagreeing.push_back(toNumber(device, "device"));
         }
         flush(disagreeing, f[4], group);
       } else if (kind == "error" && f.size() > 1) {

@@ -2,59 +2,37 @@
 #include "runtime/kernel_runner.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <optional>
-#include <sstream>
 #include <unordered_map>
 
+#include "runtime/device_session.hpp"
 #include "runtime/driver.hpp"
+#include "runtime/message_summary.hpp"
 #include "runtime/opencl.hpp"
 #include "runtime/runtime_error.hpp"
 
 namespace deeptune::runtime {
 
-namespace {
-
-/// The build log's lines that name an error (at most three), or its first line.
-std::string buildErrors(const std::string& log) {
-  std::istringstream lines(log);
-  std::string line, errors, first;
-  int count = 0;
-  while (std::getline(lines, line) && count < 3) {
-    if (first.empty()) first = line;
-    if (line.find("error") != std::string::npos) {
-      errors += (errors.empty() ? "" : " | ") + line;
-      ++count;
-    }
-  }
-  return errors.empty() ? first : errors;
-}
-
-}  // namespace
-
 struct KernelRunner::Impl {
-  cl_device_id id = nullptr;
-  DeviceInfo info;
-  std::optional<ocl::Context> context;
-  std::optional<ocl::Queue> queue;
-  std::unordered_map<size_t, ocl::Program> programs;  ///< by hash of source and options
-  /// CL_KERNEL_WORK_GROUP_SIZE by hash of source, options and kernel name: asked before each
+  explicit Impl(DeviceSession opened) : session(std::move(opened)) {}
+  DeviceSession session;
+  /// Keyed by the whole source and options (a hash alone could hand back another program).
+  std::unordered_map<std::string, ocl::Program> programs;
+  /// CL_KERNEL_WORK_GROUP_SIZE by source, options and kernel name: asked before each
   /// launch of the launcher, so one clCreateKernel answers it once.
-  std::unordered_map<size_t, size_t> workGroupLimits;
+  std::unordered_map<std::string, size_t> workGroupLimits;
 
   const ocl::Program& program(const std::string& source, const std::string& extraOptions) {
-    const size_t key = std::hash<std::string>{}(source + '\0' + extraOptions);
+    const std::string key = source + '\0' + extraOptions;
     auto found = programs.find(key);
     if (found != programs.end()) return found->second;
-    ocl::Program built(*context, source);
     std::string log;
-    const std::string options =
-        extraOptions.empty() ? buildOptions() : buildOptions() + " " + extraOptions;
-    if (!built.build(id, options, log)) {
-      throw RuntimeError("the kernel source does not build on " + info.name + ": " +
-                         buildErrors(log));
+    std::optional<ocl::Program> built = session.build(source, extraOptions, log);
+    if (!built) {
+      throw RuntimeError("the kernel source does not build on " + session.info().name + ": " +
+                         summarizeMessage(log));
     }
-    return programs.emplace(key, std::move(built)).first->second;
+    return programs.emplace(key, std::move(*built)).first->second;
   }
 
   ocl::Kernel kernel(const std::string& source, const std::string& name,
@@ -72,27 +50,19 @@ struct KernelRunner::Impl {
   }
 };
 
-KernelRunner::KernelRunner(int deviceIndex) : impl_(std::make_unique<Impl>()) {
-  impl_->id = ocl::deviceAt(deviceIndex);
-  impl_->info = listDevices()[deviceIndex];
-  impl_->context.emplace(impl_->id);
-  impl_->queue.emplace(*impl_->context, impl_->id);
-}
+KernelRunner::KernelRunner(int deviceIndex)
+    : impl_(std::make_unique<Impl>(DeviceSession(deviceIndex))) {}
 
 KernelRunner::KernelRunner(cl_context context, cl_device_id device)
-    : impl_(std::make_unique<Impl>()) {
-  impl_->id = device;
-  impl_->info = describeDevice(device);
-  impl_->context.emplace(ocl::Context::adopt(context));
-  impl_->queue.emplace(*impl_->context, impl_->id);
-}
+    : impl_(std::make_unique<Impl>(DeviceSession(context, device))) {}
 
 size_t KernelRunner::kernelWorkGroupLimit(const std::string& source, const std::string& kernel,
                                           const std::string& buildOptions) {
-  const size_t key = std::hash<std::string>{}(source + '\0' + buildOptions + '\0' + kernel);
+  const std::string key = source + '\0' + buildOptions + '\0' + kernel;
   auto found = impl_->workGroupLimits.find(key);
   if (found == impl_->workGroupLimits.end()) {
-    const size_t limit = impl_->kernel(source, kernel, buildOptions).maxWorkGroupSize(impl_->id);
+    const size_t limit =
+        impl_->kernel(source, kernel, buildOptions).maxWorkGroupSize(impl_->session.id());
     found = impl_->workGroupLimits.emplace(key, limit).first;
   }
   return found->second;
@@ -100,7 +70,7 @@ size_t KernelRunner::kernelWorkGroupLimit(const std::string& source, const std::
 
 KernelRunner::~KernelRunner() = default;
 
-const DeviceInfo& KernelRunner::device() const { return impl_->info; }
+const DeviceInfo& KernelRunner::device() const { return impl_->session.info(); }
 
 RunTiming KernelRunner::run(const std::string& source, const std::string& name,
                             const std::vector<LaunchArg>& args, const std::vector<size_t>& global,
@@ -118,14 +88,14 @@ RunTiming KernelRunner::run(const std::string& source, const std::string& name,
   }
   ocl::Kernel kernel = impl_->kernel(source, name, buildOptions);
   if (shrinkToKernel && local.size() == 1) {  // halving a power-of-two divisor keeps it one
-    const size_t allowed = kernel.maxWorkGroupSize(impl_->id);
+    const size_t allowed = kernel.maxWorkGroupSize(impl_->session.id());
     while (local[0] > 1 && local[0] > allowed) local[0] /= 2;
   }
   if (kernel.argCount() != args.size()) {
     throw RuntimeError("kernel '" + name + "' takes " + std::to_string(kernel.argCount()) +
                        " arguments, the launch gives " + std::to_string(args.size()));
   }
-  const ocl::Queue& queue = *impl_->queue;
+  const ocl::Queue& queue = impl_->session.queue();
   RunTiming timing;
   std::vector<std::pair<ocl::Buffer, const LaunchArg*>> buffers;
   buffers.reserve(args.size());
@@ -140,7 +110,7 @@ RunTiming KernelRunner::run(const std::string& source, const std::string& name,
         }
         const cl_mem_flags flags =
             arg.kind == LaunchArg::Kind::kInput ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
-        ocl::Buffer buffer(*impl_->context, flags, arg.bytes);
+        ocl::Buffer buffer(impl_->session.context(), flags, arg.bytes);
         timing.h2dNs += buffer.write(queue, arg.input, arg.bytes);
         const cl_mem mem = buffer.get();
         kernel.setArg(index, sizeof mem, &mem);

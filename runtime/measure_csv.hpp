@@ -23,8 +23,4 @@ std::vector<std::string> measureCsvRow(const std::string& benchmark, const Kerne
                                        const std::vector<DeviceInfo>& devices,
                                        const std::string& src);
 
-/// A message on one line for the CSV: the first three lines containing "error" (a build log's
-/// errors) joined by " | ", else all non-empty lines so joined; cut to about `maxBytes`.
-std::string summarizeMessage(const std::string& message, size_t maxBytes = 500);
-
 }  // namespace deeptune::runtime

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "data/text_split.hpp"
 #include "runtime/runtime_error.hpp"
 
 namespace deeptune::runtime::ocl {
@@ -161,14 +162,7 @@ std::vector<std::string> Program::kernelNames() const {
         return clGetProgramInfo(handle_.get(), CL_PROGRAM_KERNEL_NAMES, size, data, returned);
       },
       "clGetProgramInfo");
-  std::vector<std::string> names;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = std::min(text.find(';', start), text.size());
-    if (end > start) names.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return names;
+  return data::splitText(text, ';', data::EmptyPieces::kDrop);
 }
 
 Kernel::Kernel(const Program& program, const std::string& name) {

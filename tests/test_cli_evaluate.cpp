@@ -189,3 +189,49 @@ TEST_CASE("cli train: the model does not depend on --threads", "[cli][train]") {
   CHECK(weights[0] == weights[1]);
   CHECK(runCli("train --data x.csv -o m.model --threads 0").exitCode == 2);
 }
+
+TEST_CASE("cli train and evaluate: one epoch on a slice of the paper's data, end to end",
+          "[cli][train][evaluate]") {
+  ScratchDir dir("deeptune-cli-slice");
+  // Every tenth row of the AMD data: 68 rows from all seven suites.
+  const auto table = deeptune::data::readCsv(deeptune::test::paperDataDir() + "/cgo17-amd.csv");
+  std::string csv = deeptune::data::csvRow(table.header);
+  size_t sliceRows = 0;
+  for (size_t row = 0; row < table.rows.size(); row += 10, ++sliceRows) {
+    csv += deeptune::data::csvRow(table.rows[row]);
+  }
+  const std::string slice = dir.file("slice.csv", csv);
+  const std::string model = (dir.path / "slice.model").string();
+  auto result =
+      runCli("train --data '" + slice + "' --epochs 1 --max-length 64 -o '" + model + "'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  CHECK_THAT(result.out, Contains("trained on " + std::to_string(sliceRows) + " rows"));
+  CHECK_THAT(result.err, Contains("epoch 1/1"));  // progress, on stderr
+  const std::string saved = readWholeFile(model);
+  CHECK_THAT(saved, Contains("--epochs 1 --max-length 64"));  // the training command, recorded
+  result =
+      runCli("predict '" + deeptune::test::sourceDir() +
+             "/kernels/vector_add.cl' --dsize 4096 --wgsize 64 --json --model '" + model + "'");
+  REQUIRE(result.exitCode == 0);
+  CHECK_THAT(result.out, Contains("\"device\":"));
+
+  const std::string report = (dir.path / "report").string();
+  result = runCli("evaluate --data '" + slice + "' --protocol suite --epochs 1 --max-length 64 " +
+                  "--report '" + report + "'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  for (const char* method : {"static ", "grewe ", "deeptune "}) {
+    CHECK_THAT(result.out, Contains(method));
+  }
+  const auto predictions = deeptune::data::readCsv(report + "/predictions.csv");
+  CHECK(predictions.rows.size() == sliceRows);
+  for (const char* method : {"static", "grewe", "deeptune"}) {
+    CHECK(predictions.findColumn(method));
+  }
+  CHECK(deeptune::data::readCsv(report + "/training.csv").rows.size() == 7);  // a fold per suite
+  const std::string summary = readWholeFile(report + "/summary.md");
+  CHECK_THAT(summary, Contains("leave one suite out"));
+  CHECK_THAT(summary, Contains("- program: deeptune "));
+  CHECK_THAT(summary, Contains("--protocol suite --epochs 1"));
+}

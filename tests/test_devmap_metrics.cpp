@@ -134,6 +134,9 @@ TEST_CASE("metrics: static mapping and oracle", "[metrics]") {
   CHECK(dm::majorityDevice(rows, {0, 1}) == "GPU");  // tie
   CHECK(dm::majorityDevice(rows, {1}) == "CPU");
   CHECK_THROWS_AS(dm::majorityDevice(rows, {}), dm::ModelError);
+  CHECK(dm::majorityOfCounts(2, 4) == "GPU");  // the one rule both use: ties go to the GPU
+  CHECK(dm::majorityOfCounts(1, 3) == "CPU");
+  CHECK_THROWS_AS(dm::majorityOfCounts(0, 0), dm::ModelError);
 
   rows.push_back(makeRow(4, "not a suite name", "x", "CPU", 1, 1));
   CHECK(dm::suiteOf(rows.back()) == "other");

@@ -10,6 +10,7 @@
 #include "runtime/driver.hpp"
 #include "runtime/isolation.hpp"
 #include "runtime/measure_csv.hpp"
+#include "runtime/message_summary.hpp"
 #include "runtime/payload.hpp"
 #include "runtime/runtime_error.hpp"
 #include "runtime/stats.hpp"

@@ -86,9 +86,8 @@ TEST_CASE("text check: the paper's CSV files are text", "[text]") {
   for (const char* name : {"cgo17-amd.csv", "cgo17-nvidia.csv", "folds-amd.csv",
                            "pact-2014-runtimes.csv", "pact-2014-oracles.csv", "vocab-128.json"}) {
     INFO(name);
-    const std::string bytes =
-        deeptune::data::readFileBytes(deeptune::test::paperDataDir() + "/" + name,
-                                      deeptune::data::kMaxCsvBytes);
+    const std::string bytes = deeptune::data::readFileBytes(
+        deeptune::test::paperDataDir() + "/" + name, deeptune::data::kMaxCsvBytes);
     CHECK(bytes.size() > 100);
     CHECK_FALSE(findTextFault(bytes).has_value());
   }

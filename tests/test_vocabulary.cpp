@@ -75,6 +75,19 @@ TEST_CASE("vocabulary derived from the 680 cgo17-amd srcs equals vocab-128.json"
   CHECK(derived.toJson() == readText(expectedPath));
 }
 
+TEST_CASE("deriveFromTexts joins the texts with newlines", "[vocabulary]") {
+  const auto table = deeptune::data::readCsv(deeptune::test::paperDataDir() + "/cgo17-amd.csv");
+  std::vector<std::string_view> sources;
+  for (const auto& row : table.rows) sources.push_back(row[table.column("src")]);
+  CHECK(Vocabulary::deriveFromTexts(sources, "cgo17-amd.csv").tokens() ==
+        Vocabulary::load(deeptune::test::paperDataDir() + "/vocab-128.json").tokens());
+  // "\n" joins two texts: a token of the corpus even when neither text has one.
+  const Vocabulary joined = Vocabulary::deriveFromTexts({"ab", "cd"});
+  CHECK(joined.tokens() == Vocabulary::derive("ab\ncd").tokens());
+  CHECK(joined.tokens() != Vocabulary::derive("abcd").tokens());
+  CHECK_THROWS_AS(Vocabulary::deriveFromTexts({"ok", std::string_view("\0", 1)}), VocabError);
+}
+
 TEST_CASE("worked example: the memset kernel (27 tokens, 53 ids)", "[vocabulary]") {
   const std::string kernel = memsetKernel();
   const Vocabulary vocabulary = Vocabulary::derive(kernel);

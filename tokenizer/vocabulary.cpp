@@ -106,6 +106,16 @@ Vocabulary Vocabulary::derive(std::string_view corpus, const std::string& name) 
   return Vocabulary(std::vector<std::string>(distinct.begin(), distinct.end()), name);
 }
 
+Vocabulary Vocabulary::deriveFromTexts(const std::vector<std::string_view>& texts,
+                                       const std::string& name) {
+  std::string corpus;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    if (i > 0) corpus += '\n';
+    corpus += texts[i];
+  }
+  return derive(corpus, name);
+}
+
 Vocabulary Vocabulary::load(const std::string& path) {
   try {
     return fromJson(data::readFileBytes(path, data::kMaxVocabularyBytes), path);

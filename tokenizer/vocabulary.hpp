@@ -39,6 +39,9 @@ class Vocabulary {
   /// Tokenizes `corpus` with all candidate atoms and keeps the distinct tokens, sorted by byte
   /// value. Throws VocabError naming `name` if the corpus is not text or is empty.
   static Vocabulary derive(std::string_view corpus, const std::string& name = "<corpus>");
+  /// derive() of `texts` joined with "\n" (the paper's corpus: one kernel after another).
+  static Vocabulary deriveFromTexts(const std::vector<std::string_view>& texts,
+                                    const std::string& name = "<corpus>");
 
   /// Reads a JSON array of strings (index order). Throws VocabError naming `path` if the file
   /// cannot be read, is not such an array, or the tokens are invalid (see the constructor).

@@ -9,6 +9,16 @@
 
 namespace deeptune::cli {
 
+bool asksForTask(const Args& args, const std::string& task) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    if ((args[i] == "--task" && i + 1 < args.size() && args[i + 1] == task) ||
+        args[i] == "--task=" + task) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool parseOptions(const Args& args, const std::string& usage, po::options_description& options,
                   const po::positional_options_description& positional, po::variables_map& vm) {
   options.add_options()("help,h", "show this help");

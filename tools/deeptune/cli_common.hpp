@@ -29,6 +29,10 @@ class UsageError : public std::runtime_error {
 bool parseOptions(const Args& args, const std::string& usage, po::options_description& options,
                   const po::positional_options_description& positional, po::variables_map& vm);
 
+/// Whether `args` ask for `--task TASK` (or `--task=TASK`): the commands whose coarsening task
+/// has its own options hand such arguments to it before parsing.
+bool asksForTask(const Args& args, const std::string& task);
+
 /// The host's build options of a kernel source as given on the command line.
 struct SourceOptionValues {
   std::vector<std::string> defines;

@@ -1,33 +1,20 @@
 // deeptune evaluate: cross-validates static, Grewe et al. and DeepTune on identical folds.
 #include <atomic>
 #include <cstdio>
-#include <filesystem>
-#include <sstream>
 
 #include "data/datasets.hpp"
 #include "model/compute_environment.hpp"
-#include "model/cross_validation.hpp"
 #include "model/devmap_data.hpp"
 #include "model/devmap_deeptune.hpp"
 #include "model/devmap_metrics.hpp"
 #include "model/devmap_report.hpp"
-#include "model/grewe_tree.hpp"
-#include "model/static_mapping.hpp"
+#include "model/evaluation_plan.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/progress.hpp"
 #include "tools/deeptune/train_options.hpp"
 
 namespace deeptune::cli {
 namespace {
-
-std::vector<std::string> splitList(const std::string& list) {
-  std::vector<std::string> items;
-  std::stringstream stream(list);
-  for (std::string item; std::getline(stream, item, ',');) {
-    if (!item.empty()) items.push_back(item);
-  }
-  return items;
-}
 
 /// One line when a fold's model is done; a second, a warning, when its training collapsed.
 std::string foldReport(const model::FoldTraining& f, int folds) {
@@ -60,20 +47,18 @@ std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
       line, sizeof line,
       "DeepTune: %d epochs, batches of %d (%s), last %d tokens%s, %s LSTM; seeds %s (fold f "
       "adds f); %d workers (%d asked)",
-      options.train.epochs, options.train.batchSize, batchingName(options.train.batching).c_str(),
-      options.maxLength, options.paperPadding ? ", paper padding" : "",
-      lstmName(options.train.lstm).c_str(), seeds.c_str(), runs.workers, requestedWorkers);
+      options.train.epochs, options.train.batchSize,
+      model::batchingName(options.train.batching).c_str(), options.maxLength,
+      options.paperPadding ? ", paper padding" : "", model::lstmName(options.train.lstm).c_str(),
+      seeds.c_str(), runs.workers, requestedWorkers);
   return line;
 }
 
 }  // namespace
 
 int runEvaluate(const Args& args) {
-  for (size_t i = 0; i < args.size(); ++i) {  // the coarsening task has its own options
-    if ((args[i] == "--task" && i + 1 < args.size() && args[i + 1] == "coarsening") ||
-        args[i] == "--task=coarsening") {
-      return runEvaluateCoarsening(args);
-    }
+  if (asksForTask(args, "coarsening")) {  // the coarsening task has its own options
+    return runEvaluateCoarsening(args);
   }
   po::options_description options("evaluate options");
   std::string task, dataPath, foldsPath, methodList, reportDir, platform, protocol;
@@ -120,57 +105,29 @@ int runEvaluate(const Args& args) {
     throw UsageError("evaluate: --workers and --epochs must be positive, --seeds 1 to 100");
   }
   deeptune.paperPadding = vm.count("paper-padding") > 0;
-  deeptune.train.batching = parseBatching(batching);
-  deeptune.train.lstm = parseLstm(lstm);
+  deeptune.train.batching = model::parseBatching(batching);
+  deeptune.train.lstm = model::parseLstm(lstm);
   const auto rows = data::readDevmapCsv(dataPath);
-  std::vector<int> foldOfRow;
-  std::string protocolText;
-  if (protocol == "folds") {
-    if (foldsPath.empty()) throw UsageError("evaluate: --folds is required with --protocol folds");
-    foldOfRow = model::foldOfRows(rows, data::readFoldsCsv(foldsPath));
-    protocolText = "cross-validation on the folds of " + foldsPath;
-  } else if (protocol == "suite") {
-    foldOfRow = model::foldsBySuite(rows);
-    protocolText = "leave one suite out";
-  } else if (protocol == "kernel") {
-    foldOfRow = model::foldsByKernel(rows, 10, deeptune.train.seed);
-    protocolText = "10 folds grouped by kernel source (no source in both train and test)";
-  } else {
-    throw UsageError("evaluate: unknown --protocol '" + protocol + "'");
-  }
-  const std::vector<std::string> methodNames = splitList(methodList);
-  if (methodNames.empty()) throw UsageError("evaluate: --methods names no method");
-  for (const std::string& method : methodNames) {  // before any long work
-    if (method != "static" && method != "grewe" && method != "deeptune") {
-      throw UsageError("evaluate: unknown method '" + method + "' (static, grewe, deeptune)");
-    }
-  }
-  {  // the report folder must be possible before hours of training
-    std::error_code ec;
-    std::filesystem::create_directories(reportDir, ec);
-    if (ec || !std::filesystem::is_directory(reportDir)) {
-      throw UsageError(reportDir + ": cannot create the report folder" +
-                       (ec ? ": " + ec.message() : std::string(": a file is in the way")));
-    }
-  }
+  const model::DevmapProtocol plan =
+      model::devmapProtocol(protocol, rows, foldsPath, deeptune.train.seed);
+  const std::vector<std::string> methodNames =
+      model::selectMethods(methodList, model::devmapMethods(), "devmap");
+  model::prepareReportFolder(reportDir);  // before hours of training
   if (platform.empty()) platform = dataPath.substr(dataPath.find_last_of('/') + 1);
-  const int folds = *std::max_element(foldOfRow.begin(), foldOfRow.end()) + 1;
+  const std::vector<int>& foldOfRow = plan.foldOfRow;
+  const int folds = plan.folds;
 
   ProgressPrinter printer;
   model::DevmapReportContext context;
-  context.protocol = protocolText;
+  context.protocol = plan.description;
   context.command = commandLine("evaluate", args);
   context.settings.push_back(std::string("program: deeptune ") + DEEPTUNE_VERSION);
   context.settings.push_back("machine: " + model::cpuDescription());
   std::vector<model::MethodPredictions> methods;
   for (const std::string& method : methodNames) {
-    if (method == "static") {
-      methods.push_back({method, model::crossValidate(rows.size(), foldOfRow,
-                                                      model::staticMappingPredictor(rows))});
-    } else if (method == "grewe") {
-      methods.push_back(
-          {method, model::crossValidate(rows.size(), foldOfRow, model::greweTreePredictor(rows))});
-    } else if (method == "deeptune") {
+    if (method != "deeptune") {
+      methods.push_back(model::devmapBaseline(method, rows, plan));
+    } else {
       std::string note;
       const int usedWorkers = model::safeTrainingWorkers(workers, note);
       if (!note.empty()) printer.update("warning: " + note, true);
@@ -200,7 +157,7 @@ int runEvaluate(const Args& args) {
   context.settings.push_back("wall time: " + formatDuration(printer.elapsed()));
   model::writeDevmapReport(reportDir, platform, rows, foldOfRow, methods, context);
 
-  std::printf("%s, %s, %zu rows\n", platform.c_str(), protocolText.c_str(), rows.size());
+  std::printf("%s, %s, %zu rows\n", platform.c_str(), plan.description.c_str(), rows.size());
   std::printf("%-16s %9s %9s %9s %9s\n", "method", "accuracy", "speedup", "geomean", "%oracle");
   const auto scores = model::scoreMethods(rows, foldOfRow, methods);
   for (const auto& method : scores) {

@@ -2,99 +2,25 @@
 // DeepTune.
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
-#include <sstream>
 
 #ifdef DEEPTUNE_WITH_REWRITER
 #include "api/predictor.hpp"  // the bundled model, the default source of deeptune-tl
 #endif
 #include "data/checksum.hpp"
-#include "data/csv_reader.hpp"
 #include "data/datasets.hpp"
+#include "data/text_split.hpp"
 #include "model/coarsening_data.hpp"
 #include "model/coarsening_evaluation.hpp"
 #include "model/coarsening_report.hpp"
+#include "model/coarsening_training_log.hpp"
 #include "model/compute_environment.hpp"
+#include "model/evaluation_plan.hpp"
 #include "model/model_error.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/progress.hpp"
 
 namespace deeptune::cli {
-namespace {
-
-std::vector<std::string> splitCommaList(const std::string& list) {
-  std::vector<std::string> items;
-  std::stringstream stream(list);
-  for (std::string item; std::getline(stream, item, ',');) {
-    if (!item.empty()) items.push_back(item);
-  }
-  return items;
-}
-
-/// Refuses runtimes whose best factors disagree with an oracles file (a mismatched pair).
-void checkOracles(const std::string& path, const std::vector<std::string>& devices,
-                  const std::vector<std::vector<model::CoarseningKernel>>& kernelsByDevice) {
-  const auto oracles = data::readCoarseningOraclesCsv(path);
-  for (size_t d = 0; d < devices.size(); ++d) {
-    for (const model::CoarseningKernel& kernel : kernelsByDevice[d]) {
-      for (const auto& oracle : oracles) {
-        const auto best = oracle.bestCf.find(devices[d]);
-        if (oracle.kernel == kernel.kernel && best != oracle.bestCf.end() &&
-            best->second != kernel.bestFactor) {
-          throw UsageError(path + ": kernel '" + kernel.kernel + "' on " + devices[d] +
-                           ": best factor " + std::to_string(best->second) + ", the runtimes say " +
-                           std::to_string(kernel.bestFactor));
-        }
-      }
-    }
-  }
-}
-
-/// Every trained method's prediction so far, kept in the report folder while the evaluation runs
-/// so that a rerun with the same data and settings resumes instead of training again.
-class TrainingLog {
- public:
-  TrainingLog(std::string path, std::string settings)
-      : path_(std::move(path)), settings_(std::move(settings)) {
-    content_ = data::csvRow({"device", "method", "run", "kernel", "factor", "settings"});
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(std::filesystem::symlink_status(path_, ec))) {
-      const data::CsvTable table = data::readCsv(path_);
-      if (table.header.size() == 6) {
-        for (size_t r = 0; r < table.rows.size(); ++r) {
-          const std::vector<std::string>& row = table.rows[r];
-          if (row[5] != settings_) continue;  // another data set or other settings
-          model::CoarseningPrediction p;
-          p.device = row[0];
-          p.method = row[1];
-          p.run = static_cast<int>(table.intAt(r, 2));
-          p.kernel = row[3];
-          p.factor = static_cast<int>(table.intAt(r, 4));
-          add(p);
-        }
-      }
-    }
-    kept_ = resumed_.size();
-    if (kept_ == 0) resumed_.clear();
-  }
-  const std::vector<model::CoarseningPrediction>& resumed() const { return resumed_; }
-  size_t kept() const { return kept_; }
-  void add(const model::CoarseningPrediction& p) {
-    resumed_.push_back(p);
-    content_ += data::csvRow(
-        {p.device, p.method, std::to_string(p.run), p.kernel, std::to_string(p.factor), settings_});
-    writeOutput(path_, content_);
-  }
-  void remove() { std::filesystem::remove(path_); }
-
- private:
-  std::string path_, settings_, content_;
-  std::vector<model::CoarseningPrediction> resumed_;
-  size_t kept_ = 0;
-};
-
-}  // namespace
 
 int runEvaluateCoarsening(const Args& args) {
   po::options_description options("evaluate --task coarsening options");
@@ -135,24 +61,11 @@ int runEvaluateCoarsening(const Args& args) {
       evaluation.maxLength < 1) {
     throw UsageError("evaluate: --seeds 1 to 100; --epochs, --workers, --max-length positive");
   }
-  evaluation.methods = splitCommaList(methodList);
-  for (const std::string& method : evaluation.methods) {
-    if (method != "static" && method != "fixed" && method != "magni" && method != "deeptune" &&
-        method != "deeptune-tl") {
-      throw UsageError("evaluate: unknown method '" + method +
-                       "' for coarsening (static, fixed, magni, deeptune, deeptune-tl)");
-    }
-  }
-  {  // the report folder must be possible before the training
-    std::error_code ec;
-    std::filesystem::create_directories(reportDir, ec);
-    if (ec || !std::filesystem::is_directory(reportDir)) {
-      throw UsageError(reportDir + ": cannot create the report folder");
-    }
-  }
+  evaluation.methods = model::selectMethods(methodList, model::coarseningMethods(), "coarsening");
+  model::prepareReportFolder(reportDir);  // before the training
   const auto rows = data::readCoarseningRuntimesCsv(dataPath);
   std::vector<std::string> devices =
-      deviceList.empty() ? model::coarseningDevices(rows) : splitCommaList(deviceList);
+      deviceList.empty() ? model::coarseningDevices(rows) : data::splitText(deviceList, ',');
   std::vector<std::vector<model::CoarseningKernel>> kernelsByDevice;
   for (const std::string& device : devices) {
     try {
@@ -161,7 +74,7 @@ int runEvaluateCoarsening(const Args& args) {
       throw UsageError("evaluate: " + dataPath + ": " + e.what());
     }
   }
-  if (!oraclesPath.empty()) checkOracles(oraclesPath, devices, kernelsByDevice);
+  if (!oraclesPath.empty()) model::checkCoarseningOracles(oraclesPath, devices, kernelsByDevice);
 
   const bool transfer = std::find(evaluation.methods.begin(), evaluation.methods.end(),
                                   "deeptune-tl") != evaluation.methods.end();
@@ -175,11 +88,9 @@ int runEvaluateCoarsening(const Args& args) {
   if (transfer) source.emplace(model::DeepTuneModel::load(transferFrom));
   evaluation.transferSource = source ? &*source : nullptr;
   // Both learned methods read the same tokens: the transfer source's vocabulary when there is one.
-  std::string corpus;
-  for (const auto& kernel : kernelsByDevice.front()) corpus += kernel.src + "\n";
   const tokenizer::Vocabulary vocabulary =
       source ? tokenizer::Vocabulary(source->info().vocabulary, transferFrom)
-             : tokenizer::Vocabulary::derive(corpus, dataPath);
+             : model::coarseningVocabulary(kernelsByDevice.front(), dataPath);
 
   // What the trainings depend on: the data, the training settings, the transfer source.
   std::string material = std::to_string(evaluation.train.epochs) + ' ' +
@@ -190,12 +101,13 @@ int runEvaluateCoarsening(const Args& args) {
     material += devices[d] + ' ' + model::coarseningFingerprint(kernelsByDevice[d]) + '\n';
   }
   if (transfer) material += readFile(transferFrom);
-  TrainingLog log(reportDir + "/trainings.partial.csv", data::hex64(data::fnv1a64(material)));
+  model::CoarseningTrainingLog log(reportDir + "/trainings.partial.csv",
+                                   data::hex64(data::fnv1a64(material)));
   if (log.kept() > 0) {
     std::fprintf(stderr, "resuming: %zu trainings of an interrupted run kept (%s)\n", log.kept(),
                  (reportDir + "/trainings.partial.csv").c_str());
   }
-  const std::vector<model::CoarseningPrediction> resumed = log.resumed();
+  const std::vector<model::CoarseningPrediction> resumed = log.predictions();
   evaluation.resumed = &resumed;
 
   std::string note;

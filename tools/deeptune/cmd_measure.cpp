@@ -1,17 +1,15 @@
 // deeptune measure: times kernels on every OpenCL device in isolated workers and writes a CSV.
-#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
-#include "data/csv_reader.hpp"
-#include "data/data_error.hpp"
+#include "data/resumable_csv.hpp"
 #include "data/text_check.hpp"
 #include "runtime/isolation.hpp"
 #include "runtime/measure_csv.hpp"
+#include "runtime/measure_jobs.hpp"
 #include "runtime/runtime_error.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/measure_output.hpp"
@@ -42,77 +40,15 @@ const char* kUsage =
     "are kept and not measured again. CSV rows that cannot be measured (empty src, a second\n"
     "source under one name) are listed on stderr. Statuses and the CSV: runtime/README.md.";
 
-/// One source to measure and the names its rows are reported under.
-struct Job {
-  std::string label;  ///< for progress lines
-  std::string source;
-  std::vector<std::string> kernels;  ///< empty: every kernel
-  std::string file;                  ///< .cl input: benchmark = file:kernel, src = source
-  std::vector<std::string> names;    ///< --csv input: benchmark names (src left empty)
-};
-
-/// Jobs of a CSV: one per distinct source, reported under every name that has it. Rows that
-/// cannot be measured (an empty src, a name already given another source) are not dropped
-/// silently: each becomes a line of `notMeasured`.
-std::vector<Job> csvJobs(const std::string& path, std::vector<std::string>& notMeasured) {
-  const data::CsvTable table = data::readCsv(path);
-  const size_t benchmark = table.column("benchmark");
-  const size_t src = table.column("src");
-  std::vector<Job> jobs;
-  std::map<std::string, size_t> jobOfSource;
-  std::map<std::string, size_t> rowOfName;  // the row whose source a name measures
-  for (size_t row = 0; row < table.rows.size(); ++row) {
-    const std::string& name = table.rows[row][benchmark];
-    if (name.empty()) throw table.errorAt(row, benchmark, "empty benchmark name");
-    const std::string where = path + ":" + std::to_string(table.rowLines[row]) + ": benchmark " +
-                              data::quoteValue(name) + ": ";
-    const std::string& source = table.rows[row][src];
-    if (source.empty()) {
-      notMeasured.push_back(where + "empty src, not measured");
-      continue;
-    }
-    if (const auto seen = rowOfName.find(name); seen != rowOfName.end()) {
-      if (table.rows[seen->second][src] != source) {
-        notMeasured.push_back(where + "a second source under a name already measured (line " +
-                              std::to_string(table.rowLines[seen->second]) + "), not measured");
-      }
-      continue;  // the same name and source again (another dataset): measured once
-    }
-    rowOfName.emplace(name, row);
-    auto found = jobOfSource.find(source);
-    if (found == jobOfSource.end()) {
-      found = jobOfSource.emplace(source, jobs.size()).first;
-      jobs.push_back(Job{name, source, {}, "", {}});
-    }
-    jobs[found->second].names.push_back(name);
-  }
-  return jobs;
-}
-
-/// The benchmark names a job's rows get: FILE:KERNEL for files; a CSV source's names, with
-/// ":KERNEL" when the source has several kernels.
-std::vector<std::string> benchmarksOf(const Job& job, const std::string& kernel,
-                                      bool singleKernel) {
-  if (!job.file.empty()) return {job.file + ":" + kernel};
-  std::vector<std::string> names;
-  for (const std::string& name : job.names) {
-    names.push_back(singleKernel ? name : name + ":" + kernel);
-  }
-  return names;
-}
-
 }  // namespace
 
 int runMeasure(const Args& args) {
-  for (size_t i = 0; i < args.size(); ++i) {  // the coarsening task has its own options
-    if ((args[i] == "--task" && i + 1 < args.size() && args[i + 1] == "coarsening") ||
-        args[i] == "--task=coarsening") {
+  if (asksForTask(args, "coarsening")) {  // the coarsening task has its own options
 #ifdef DEEPTUNE_WITH_REWRITER
-      return runMeasureCoarsening(args);
+    return runMeasureCoarsening(args);
 #else
-      throw UsageError("measure: --task coarsening needs the rewriter (this build has none)");
+    throw UsageError("measure: --task coarsening needs the rewriter (this build has none)");
 #endif
-    }
   }
   po::options_description options("options");
   std::string task = "devmap";
@@ -155,28 +91,17 @@ int runMeasure(const Args& args) {
   std::vector<std::string> inputs = files;
   if (!csv.empty()) inputs.push_back(csv);
   checkNotAnInput(output, inputs);
-  std::vector<Job> jobs;
+  std::vector<runtime::MeasureJob> jobs;
   for (const std::string& file : files) {
-    Job job{file, readFile(file), {}, file, {}};
-    if (const auto fault = data::findTextFault(job.source)) {
-      throw UsageError(file + ":" + std::to_string(fault->line) + ":" +
-                       std::to_string(fault->column) + ": not a text file (" + fault->what + ")");
-    }
-    if (!kernel.empty()) {
-      // A name the file does not define is bad input, as in predict, rewrite and validate.
-      const std::vector<std::string> names = runtime::scanKernelNames(job.source);
-      if (!names.empty() && std::find(names.begin(), names.end(), kernel) == names.end()) {
-        std::string list;
-        for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
-        throw UsageError(file + ":1:1: no kernel named '" + kernel + "'; kernels: " + list);
-      }
-      job.kernels = {kernel};
-    }
-    jobs.push_back(std::move(job));
+    std::string source = readFile(file);
+    data::requireTextFile(source, file);
+    jobs.push_back(runtime::fileJob(file, std::move(source), kernel));
   }
   std::vector<std::string> notMeasured;
   if (!csv.empty()) {
-    for (Job& job : csvJobs(csv, notMeasured)) jobs.push_back(std::move(job));
+    for (runtime::MeasureJob& job : runtime::csvJobs(csv, notMeasured)) {
+      jobs.push_back(std::move(job));
+    }
   }
   for (const std::string& line : notMeasured) std::cerr << "measure: " << line << "\n";
 
@@ -190,7 +115,7 @@ int runMeasure(const Args& args) {
               << ")\n";
   }
 
-  RowWriter writer(output, runtime::measureCsvHeader(devices));
+  data::ResumableCsv writer(output, runtime::measureCsvHeader(devices));
   if (writer.kept() > 0) {
     std::cerr << "measure: resuming " << output << ": " << writer.kept()
               << " rows kept, not measured again\n";
@@ -199,25 +124,15 @@ int runMeasure(const Args& args) {
   std::map<std::string, int> counts;
   size_t rows = 0;
   for (size_t j = 0; j < jobs.size(); ++j) {
-    const Job& job = jobs[j];
+    const runtime::MeasureJob& job = jobs[j];
+    const runtime::RowDone done = [&](const std::string& benchmark, size_t gsize) {
+      return writer.has(benchmark, std::to_string(gsize));
+    };
     runtime::MeasureRequest request;
     request.source = job.source;
     request.buildFlags = openClBuildFlags(sourceOptions, job.file.empty() ? csv : job.file);
     request.kernels = job.kernels;
-    const std::vector<std::string> scanned = runtime::scanKernelNames(job.source);
-    // A CSV source with one kernel (the paper's extracts) is reported under its names alone.
-    const bool singleKernel = scanned.size() <= 1;
-    // Resuming: only the sizes some of the job's rows still lack.
-    const std::vector<std::string>& kernelNames = job.kernels.empty() ? scanned : job.kernels;
-    for (size_t gsize : gsizes) {
-      bool missing = kernelNames.empty();
-      for (const std::string& k : kernelNames) {
-        for (const std::string& b : benchmarksOf(job, k, singleKernel)) {
-          missing = missing || !writer.has(b, std::to_string(gsize));
-        }
-      }
-      if (missing) request.gsizes.push_back(gsize);
-    }
+    request.gsizes = runtime::sizesToMeasure(job, gsizes, done);  // resuming: what rows lack
     if (request.gsizes.empty()) {
       printer.update("measure: [" + std::to_string(j + 1) + "/" + std::to_string(jobs.size()) +
                      "] " + job.label + ": already in " + output);
@@ -230,10 +145,8 @@ int runMeasure(const Args& args) {
     std::string summary;
     runtime::measureIsolated(
         request, devices.size(), isolation, [&](const runtime::KernelResult& result) {
-          std::vector<std::string> benchmarks;
-          for (const std::string& b : benchmarksOf(job, result.kernel, singleKernel)) {
-            if (!writer.has(b, std::to_string(result.gsize))) benchmarks.push_back(b);
-          }
+          const std::vector<std::string> benchmarks =
+              runtime::benchmarksToWrite(job, result.kernel, result.gsize, done);
           for (const std::string& benchmark : benchmarks) {
             writer.add(runtime::measureCsvRow(benchmark, result, devices,
                                               job.file.empty() ? "" : job.source));

@@ -1,21 +1,21 @@
 // deeptune measure --task coarsening: times each kernel and its thread-coarsened variants on every
 // OpenCL device (isolated workers, outputs checked against factor 1) in pact-2014-runtimes form.
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "api/coarsening_runs.hpp"
+#include "data/resumable_csv.hpp"
 #include "data/text_check.hpp"
 #include "rewriter/normalizer.hpp"
+#include "runtime/coarsening_csv.hpp"
 #include "runtime/isolation.hpp"
-#include "runtime/measure_csv.hpp"
+#include "runtime/measure_jobs.hpp"
 #include "runtime/runtime_error.hpp"
-#include "tools/deeptune/coarsening_runs.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/measure_output.hpp"
 #include "tools/deeptune/progress.hpp"
@@ -38,42 +38,6 @@ const char* kUsage =
     "not pass every check), then status_<device>, message and src (the normalized un-coarsened\n"
     "kernel). Kernels the transform refuses at every factor are listed on stderr and get no\n"
     "rows. Rows are written as they finish; rerun with the same -o to resume.";
-
-/// `runtime_<label>` names: the device name with every character outside [A-Za-z0-9.-] as '_'
-/// (a second device of the same name gets its index appended).
-std::vector<std::string> deviceLabels(const std::vector<runtime::DeviceInfo>& devices) {
-  std::vector<std::string> labels;
-  for (const runtime::DeviceInfo& d : devices) {
-    std::string label;
-    for (char c : d.name) {
-      const bool kept = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-';
-      label += kept ? c : '_';
-    }
-    if (label.empty()) label = "device";
-    if (std::find(labels.begin(), labels.end(), label) != labels.end()) {
-      label += "_" + std::to_string(d.index);
-    }
-    labels.push_back(label);
-  }
-  return labels;
-}
-
-std::vector<std::string> header(const std::vector<std::string>& labels) {
-  std::vector<std::string> columns = {"kernel", "cf"};
-  for (const std::string& label : labels) columns.push_back("runtime_" + label);
-  for (const std::string& label : labels) columns.push_back("status_" + label);
-  columns.push_back("message");
-  columns.push_back("src");
-  return columns;
-}
-
-/// One kernel of one file to label.
-struct KernelJob {
-  std::string file;
-  std::string source;
-  std::string kernel;  ///< its name in the file
-  std::string name;    ///< the `kernel` column: the name, or FILE-STEM:NAME if files share it
-};
 
 }  // namespace
 
@@ -132,50 +96,37 @@ int runMeasureCoarsening(const Args& args) {
 
   // Every kernel to label, named uniquely.
   const rewriter::Normalizer normalizer;
-  std::vector<KernelJob> jobs;
-  std::map<std::string, int> nameCount;
+  std::vector<runtime::FileKernel> jobs;
+  std::map<std::string, std::string> sourceOf;  // by file
   for (const std::string& file : files) {
     const std::string source = readFile(file);
-    if (const auto fault = data::findTextFault(source)) {
-      throw UsageError(file + ":" + std::to_string(fault->line) + ":" +
-                       std::to_string(fault->column) + ": not a text file (" + fault->what + ")");
-    }
+    data::requireTextFile(source, file);
     std::vector<std::string> names;
     for (const rewriter::KernelName& k : normalizer.kernels(source, file, sourceOptions)) {
       names.push_back(k.original);
     }
     if (!kernel.empty()) {
-      if (std::find(names.begin(), names.end(), kernel) == names.end()) {
-        std::string list;
-        for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
-        throw UsageError(file + ":1:1: no kernel named '" + kernel + "'; kernels: " + list);
-      }
+      runtime::requireKernelNamed(names, kernel, file);
       names = {kernel};
     }
     if (names.empty()) throw UsageError(file + ":1:1: no kernel in the file");
-    for (const std::string& name : names) {
-      jobs.push_back({file, source, name, name});
-      ++nameCount[name];
-    }
+    for (const std::string& name : names) jobs.push_back({file, name});
+    sourceOf.emplace(file, source);
   }
-  for (KernelJob& job : jobs) {
-    if (nameCount[job.kernel] > 1) {
-      job.name = std::filesystem::path(job.file).stem().string() + ":" + job.kernel;
-    }
-  }
+  const std::vector<std::string> rowNames = runtime::uniqueKernelNames(jobs);
 
   runtime::IsolationOptions isolation;
   isolation.workerCommand = measureWorkerCommand();
   isolation.timeoutSeconds = timeout;
   const std::vector<runtime::DeviceInfo> devices = runtime::listDevicesIsolated(isolation);
   if (devices.empty()) throw runtime::RuntimeError("measure: no OpenCL device found");
-  const std::vector<std::string> labels = deviceLabels(devices);
+  const std::vector<std::string> labels = runtime::coarseningDeviceLabels(devices);
   for (size_t d = 0; d < devices.size(); ++d) {
     std::cerr << "measure: runtime_" << labels[d] << " = " << devices[d].type << " "
               << devices[d].name << " (" << devices[d].platform << ")\n";
   }
 
-  RowWriter writer(output, header(labels));
+  data::ResumableCsv writer(output, runtime::coarseningCsvHeader(labels));
   if (writer.kept() > 0) {
     std::cerr << "measure: resuming " << output << ": " << writer.kept()
               << " rows kept, not measured again\n";
@@ -185,49 +136,34 @@ int runMeasureCoarsening(const Args& args) {
   size_t rows = 0;
   std::map<std::string, int> counts;
   for (size_t j = 0; j < jobs.size(); ++j) {
-    const KernelJob& job = jobs[j];
+    const runtime::FileKernel& job = jobs[j];
+    const std::string& name = rowNames[j];
+    const std::string& source = sourceOf.at(job.file);
     const std::string src =
-        normalizer.extractKernel(job.source, job.file, job.kernel, nullptr, sourceOptions);
-    FactorLaunch launch;
+        normalizer.extractKernel(source, job.file, job.kernel, nullptr, sourceOptions);
+    api::FactorLaunch launch;
     launch.gsize = gsizes.front();
     launch.wgsize = static_cast<size_t>(wgsize);
     launch.runs = runs;
     launch.seed = seed;
     launch.buildFlags = openClBuildFlags(sourceOptions, job.file);
     std::string refusal;
-    const std::vector<FactorRun> results = runFactors(
-        normalizer, job.source, job.file, job.kernel, factors, sourceOptions, launch,
-        devices.size(), isolation,
-        [&](size_t factor) { return !writer.has(job.name, std::to_string(factor)); }, refusal);
+    const std::vector<runtime::FactorRun> results = api::runFactors(
+        normalizer, source, job.file, job.kernel, factors, sourceOptions, launch, devices.size(),
+        isolation, [&](size_t factor) { return !writer.has(name, std::to_string(factor)); },
+        refusal);
     if (results.empty() && !refusal.empty()) {
-      refused.push_back(job.name + ": " + refusal);
+      refused.push_back(name + ": " + refusal);
       continue;
     }
     std::string summary;
-    for (const FactorRun& run : results) {
-      std::vector<std::string> row = {job.name, std::to_string(run.factor)};
-      std::vector<std::string> statuses(devices.size(), "REFUSED");
-      std::vector<std::string> times(devices.size());
-      std::string message = run.refusal;
-      for (size_t d = 0; d < devices.size() && run.refusal.empty(); ++d) {
-        const runtime::Measurement& m = run.devices[d];
-        statuses[d] = runtime::statusName(m.status);
-        if (const auto ns = kernelTimeNs(m)) {
-          char text[32];
-          std::snprintf(text, sizeof text, "%.0f", *ns);
-          times[d] = text;
-        } else if (message.empty()) {
-          message = runtime::summarizeMessage(m.message);
-        }
-      }
-      row.insert(row.end(), times.begin(), times.end());
-      row.insert(row.end(), statuses.begin(), statuses.end());
-      row.push_back(message);
-      row.push_back(src);
-      writer.add(row);
+    for (const runtime::FactorRun& run : results) {
+      const runtime::CoarseningRow row = runtime::coarseningCsvRow(name, run, devices.size(), src);
+      writer.add(row.fields);
       ++rows;
-      for (const std::string& status : statuses) ++counts[status];
-      summary += (summary.empty() ? "" : " ") + std::to_string(run.factor) + ":" + statuses.front();
+      for (const std::string& status : row.statuses) ++counts[status];
+      summary +=
+          (summary.empty() ? "" : " ") + std::to_string(run.factor) + ":" + row.statuses.front();
     }
     const double elapsed = printer.elapsed();
     const double eta =
@@ -235,7 +171,7 @@ int runMeasureCoarsening(const Args& args) {
     char line[160];
     std::snprintf(line, sizeof line, "measure: [%zu/%zu] %s, ETA %s: ", j + 1, jobs.size(),
                   formatDuration(elapsed).c_str(), formatDuration(eta).c_str());
-    printer.update(line + job.name + (summary.empty() ? ": already in " + output : ": " + summary));
+    printer.update(line + name + (summary.empty() ? ": already in " + output : ": " + summary));
   }
   for (const std::string& line : refused) std::cerr << "measure: not coarsenable: " << line << "\n";
   std::string tally;

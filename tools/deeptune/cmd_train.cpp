@@ -14,35 +14,6 @@
 
 namespace deeptune::cli {
 
-model::TrainOptions::Batching parseBatching(const std::string& name) {
-  if (name == "length") return model::TrainOptions::Batching::kSimilarLength;
-  if (name == "random") return model::TrainOptions::Batching::kRandom;
-  if (name == "rows") return model::TrainOptions::Batching::kRows;
-  throw UsageError("unknown --batching '" + name + "' (rows, random or length)");
-}
-
-std::string batchingName(model::TrainOptions::Batching batching) {
-  switch (batching) {
-    case model::TrainOptions::Batching::kSimilarLength:
-      return "length";
-    case model::TrainOptions::Batching::kRandom:
-      return "random";
-    case model::TrainOptions::Batching::kRows:
-      break;
-  }
-  return "rows";
-}
-
-model::TrainOptions::Lstm parseLstm(const std::string& name) {
-  if (name == "fast") return model::TrainOptions::Lstm::kFast;
-  if (name == "stock") return model::TrainOptions::Lstm::kStock;
-  throw UsageError("unknown --lstm '" + name + "' (fast or stock)");
-}
-
-std::string lstmName(model::TrainOptions::Lstm lstm) {
-  return lstm == model::TrainOptions::Lstm::kStock ? "stock" : "fast";
-}
-
 int runTrain(const Args& args) {
   po::options_description options("train options");
   std::string task, dataPath, output, vocabPath, platform, transferFrom;
@@ -102,8 +73,8 @@ int runTrain(const Args& args) {
   if (!transferFrom.empty() && !vocabPath.empty()) {
     throw UsageError("train: --transfer-from uses the source model's vocabulary: drop --vocab");
   }
-  train.batching = parseBatching(batching);
-  train.lstm = parseLstm(lstm);
+  train.batching = model::parseBatching(batching);
+  train.lstm = model::parseLstm(lstm);
   data::checkOutputPath(output);  // before the training, not after it
   std::optional<model::DeepTuneModel> source;
   if (!transferFrom.empty()) source.emplace(model::DeepTuneModel::load(transferFrom));
@@ -111,12 +82,10 @@ int runTrain(const Args& args) {
   // The data: rows (devmap) or kernels labelled on one device (coarsening).
   std::vector<model::Example> examples;
   std::string fingerprint;
-  std::string corpus;  // for a derived vocabulary
   std::vector<data::DevmapRow> devmapRows;
   std::vector<model::CoarseningKernel> kernels;
   if (task == "devmap") {
     devmapRows = data::readDevmapCsv(dataPath);
-    for (const auto& row : devmapRows) corpus += (corpus.empty() ? "" : "\n") + row.src;
     fingerprint = model::devmapFingerprint(devmapRows);
   } else {
     const auto rows = data::readCoarseningRuntimesCsv(dataPath);
@@ -128,13 +97,13 @@ int runTrain(const Args& args) {
                        " (devices: " + list + ")");
     }
     kernels = model::coarseningKernels(rows, platform);
-    for (const auto& kernel : kernels) corpus += (corpus.empty() ? "" : "\n") + kernel.src;
     fingerprint = model::coarseningFingerprint(kernels);
   }
   const tokenizer::Vocabulary vocabulary =
-      source              ? tokenizer::Vocabulary(source->info().vocabulary, transferFrom)
-      : vocabPath.empty() ? tokenizer::Vocabulary::derive(corpus, dataPath)
-                          : tokenizer::Vocabulary::load(vocabPath);
+      source               ? tokenizer::Vocabulary(source->info().vocabulary, transferFrom)
+      : !vocabPath.empty() ? tokenizer::Vocabulary::load(vocabPath)
+      : task == "devmap"   ? model::devmapVocabulary(devmapRows, dataPath)
+                           : model::coarseningVocabulary(kernels, dataPath);
   model::DeepTuneModel network(
       task == "devmap"
           ? model::devmapModelInfo(vocabulary, maxLength, vm.count("paper-padding") > 0)

@@ -10,6 +10,7 @@
 #include "data/text_check.hpp"
 #include "runtime/isolation.hpp"
 #include "runtime/runtime_error.hpp"
+#include "runtime/verdict.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/measure_output.hpp"
 #include "tools/deeptune/worker_command.hpp"
@@ -27,80 +28,11 @@ const char* kUsage =
     "transfer and work-group size, and reports whether the predicted device type was the\n"
     "fastest and the speed reached against the fastest (oracle) device.";
 
-/// The time and status of the first device of each type, as `measure` reports them.
-struct TypeTime {
-  const runtime::DeviceInfo* device = nullptr;
-  const runtime::Measurement* measurement = nullptr;
-  double ms() const { return runtime::summarize(measurement->runs).totalNs / 1e6; }
-};
-
-std::optional<TypeTime> firstWithTimings(const std::vector<runtime::DeviceInfo>& devices,
-                                         const runtime::KernelResult& result,
-                                         const std::string& type) {
-  for (size_t i = 0; i < devices.size(); ++i) {
-    if (devices[i].type == type && result.devices[i].hasTimings()) {
-      return TypeTime{&devices[i], &result.devices[i]};
-    }
-  }
-  return std::nullopt;
-}
-
-/// The judgement of one prediction against the measurements.
-struct Verdict {
-  std::string fastest;             ///< device type with the lowest time, "" if none has timings
-  std::optional<bool> correct;     ///< unset when it cannot be judged
-  std::optional<double> ofOracle;  ///< oracle time / predicted device's time (1 = optimal)
-  std::string note;                ///< why it cannot be judged, or how much was lost
-};
-
-Verdict judge(const std::vector<runtime::DeviceInfo>& devices, const runtime::KernelResult& result,
-              const std::string& predicted) {
-  Verdict verdict;
-  std::optional<TypeTime> best;
-  for (const std::string type : {"CPU", "GPU", "ACCELERATOR", "OTHER"}) {
-    const auto candidate = firstWithTimings(devices, result, type);
-    if (candidate && (!best || candidate->ms() < best->ms())) best = candidate;
-  }
-  if (!best) {
-    verdict.note = "cannot judge: no device produced timings";
-    return verdict;
-  }
-  verdict.fastest = best->device->type;
-  bool present = false;
-  for (const runtime::DeviceInfo& d : devices) present = present || d.type == predicted;
-  if (!present) {
-    verdict.note = "cannot judge: no " + predicted + " device on this machine";
-    return verdict;
-  }
-  const auto chosen = firstWithTimings(devices, result, predicted);
-  if (!chosen) {
-    verdict.note = "cannot judge: the " + predicted + " device produced no timings";
-    return verdict;
-  }
-  verdict.correct = chosen->device->index == best->device->index;
-  verdict.ofOracle = best->ms() / chosen->ms();
-  int typesTimed = 0;
-  for (const std::string type : {"CPU", "GPU", "ACCELERATOR", "OTHER"}) {
-    typesTimed += firstWithTimings(devices, result, type).has_value() ? 1 : 0;
-  }
-  if (typesTimed == 1) verdict.note = "the only device type measured on this machine";
-  if (!*verdict.correct) {
-    char text[128];
-    std::snprintf(text, sizeof text, "%s would have been %.2fx faster", verdict.fastest.c_str(),
-                  chosen->ms() / best->ms());
-    verdict.note = text;
-  }
-  return verdict;
-}
-
 }  // namespace
 
 int runValidate(const Args& args) {
-  for (size_t i = 0; i < args.size(); ++i) {  // the coarsening task has its own options
-    if ((args[i] == "--task" && i + 1 < args.size() && args[i + 1] == "coarsening") ||
-        args[i] == "--task=coarsening") {
-      return runValidateCoarsening(args);
-    }
+  if (asksForTask(args, "coarsening")) {  // the coarsening task has its own options
+    return runValidateCoarsening(args);
   }
   po::options_description options("validate options");
   std::string input, kernel, modelPath, platform, task = "devmap";
@@ -135,10 +67,7 @@ int runValidate(const Args& args) {
   const data::SourceOptions sourceOptions = sourceValues.validated();
   if (modelPath.empty()) modelPath = api::findBundledModel(platform);
   const std::string source = readFile(input);
-  if (const auto fault = data::findTextFault(source)) {
-    throw UsageError(input + ":" + std::to_string(fault->line) + ":" +
-                     std::to_string(fault->column) + ": not a text file (" + fault->what + ")");
-  }
+  data::requireTextFile(source, input);
   api::Predictor predictor(modelPath);  // loads and checks the model before any kernel runs
   // A kernel name the file does not define: the rewriter's answer, as in predict and rewrite.
   if (!kernel.empty()) predictor.predict(source, input, kernel, 0, 1, sourceOptions);
@@ -160,27 +89,20 @@ int runValidate(const Args& args) {
                            [&](const runtime::KernelResult& r) { results.push_back(r); });
 
   for (const runtime::KernelResult& result : results) {
-    uint64_t transfer = 0;
-    size_t used = 0;
-    for (const runtime::Measurement& m : result.devices) {
-      if (m.wgsize == 0) continue;
-      if (used == 0) transfer = m.transferBytes;
-      used = used == 0 ? m.wgsize : std::min(used, m.wgsize);
-    }
-    if (used == 0) {  // no device got as far as a payload: nothing to predict for
-      std::string why;
-      for (const runtime::Measurement& m : result.devices) {
-        why += (why.empty() ? "" : "; ") + runtime::statusName(m.status) + ": " + m.message;
-      }
+    const std::optional<runtime::LaunchSizes> sizes = runtime::launchSizesOf(result);
+    if (!sizes) {  // no device got as far as a payload: nothing to predict for
       throw runtime::RuntimeError("validate: " + input + ":" + result.kernel +
-                                  " did not run on any device (" + why + ")");
+                                  " did not run on any device (" + runtime::statusesOf(result) +
+                                  ")");
     }
+    const uint64_t transfer = sizes->transfer;
+    const size_t used = sizes->wgsize;
     const api::Decision prediction =
         predictor.predict(source, input, result.kernel, static_cast<double>(transfer),
                           static_cast<double>(used), sourceOptions);
-    const Verdict verdict = judge(devices, result, prediction.deviceType);
-    if (std::none_of(result.devices.begin(), result.devices.end(),
-                     [](const runtime::Measurement& m) { return m.hasTimings(); })) {
+    const runtime::DeviceVerdict verdict =
+        runtime::judgeDeviceChoice(devices, result, prediction.deviceType);
+    if (!runtime::anyTimings(result)) {
       untimed += (untimed.empty() ? "" : ", ") + result.kernel;
     }
     if (vm.count("json")) {
@@ -192,8 +114,7 @@ int runValidate(const Args& args) {
                               {"type", devices[i].type},
                               {"status", runtime::statusName(m.status)},
                               {"message", m.message}};
-        row["ms"] = m.hasTimings() ? nlohmann::json(runtime::summarize(m.runs).totalNs / 1e6)
-                                   : nlohmann::json(nullptr);
+        row["ms"] = m.hasTimings() ? nlohmann::json(runtime::totalMs(m)) : nlohmann::json(nullptr);
         deviceRows.push_back(row);
       }
       nlohmann::json out = {{"file", input},
@@ -220,7 +141,7 @@ int runValidate(const Args& args) {
       const runtime::Measurement& m = result.devices[i];
       if (m.hasTimings()) {
         std::printf("  dev%d %-4s %s: %.3f ms, %s\n", devices[i].index, devices[i].type.c_str(),
-                    devices[i].name.c_str(), runtime::summarize(m.runs).totalNs / 1e6,
+                    devices[i].name.c_str(), runtime::totalMs(m),
                     runtime::statusName(m.status).c_str());
       } else {
         // Untimed: say why (the message's first line; a build log can be long).

@@ -4,14 +4,14 @@
 
 #include <cstdio>
 #include <iostream>
-#include <optional>
 
+#include "api/coarsening_runs.hpp"
 #include "api/predictor.hpp"
 #include "data/text_check.hpp"
 #include "rewriter/normalizer.hpp"
 #include "runtime/isolation.hpp"
 #include "runtime/runtime_error.hpp"
-#include "tools/deeptune/coarsening_runs.hpp"
+#include "runtime/verdict.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/measure_output.hpp"
 #include "tools/deeptune/worker_command.hpp"
@@ -29,48 +29,6 @@ const char* kUsage =
     "1, 2, 4, 8, 16, 32 on each OpenCL device (isolated, outputs checked against factor 1, as\n"
     "`measure --task coarsening`) and reports per device the predicted factor's speedup over\n"
     "factor 1 and over the best measured factor (kernel time, median).";
-
-/// The judgement on one device: times per factor, the best, the predicted one's speedups.
-struct DeviceVerdict {
-  std::vector<std::optional<double>> ns;  ///< per factor run, in `runs` order
-  std::optional<size_t> best;             ///< the fastest factor with a time
-  std::optional<double> speedup;          ///< time(1) / time(predicted), clipped as in evaluate
-  std::optional<double> ofOracle;         ///< time(best) / time(predicted)
-  std::string note;
-};
-
-DeviceVerdict judge(const std::vector<FactorRun>& runs, size_t d, size_t predicted) {
-  DeviceVerdict v;
-  std::optional<double> base, chosen, best;
-  size_t chosenFactor = 0;
-  for (const FactorRun& run : runs) {
-    const std::optional<double> ns =
-        run.refusal.empty() ? kernelTimeNs(run.devices[d]) : std::nullopt;
-    v.ns.push_back(ns);
-    if (!ns) continue;
-    if (run.factor == 1) base = ns;
-    if (!best || *ns < *best) {
-      best = ns;
-      v.best = run.factor;
-    }
-    // The predicted factor, or the largest timed one below it (evaluate's clipping).
-    if (run.factor <= predicted && run.factor >= chosenFactor) {
-      chosen = ns;
-      chosenFactor = run.factor;
-    }
-  }
-  if (!base || !chosen) {
-    v.note = "cannot judge: factor 1 produced no timings on this device";
-    return v;
-  }
-  v.speedup = *base / *chosen;
-  v.ofOracle = *best / *chosen;
-  if (chosenFactor != predicted) {
-    v.note = "factor " + std::to_string(predicted) + " not timed here; judged as factor " +
-             std::to_string(chosenFactor);
-  }
-  return v;
-}
 
 }  // namespace
 
@@ -112,10 +70,7 @@ int runValidateCoarsening(const Args& args) {
   const data::SourceOptions sourceOptions = sourceValues.validated();
   if (modelPath.empty()) modelPath = api::findBundledCoarseningModel(platform);
   const std::string source = readFile(input);
-  if (const auto fault = data::findTextFault(source)) {
-    throw UsageError(input + ":" + std::to_string(fault->line) + ":" +
-                     std::to_string(fault->column) + ": not a text file (" + fault->what + ")");
-  }
+  data::requireTextFile(source, input);
   api::CoarseningPredictor predictor(modelPath);
   const api::FactorPrediction prediction = predictor.predict(source, input, kernel, sourceOptions);
 
@@ -124,13 +79,13 @@ int runValidateCoarsening(const Args& args) {
   isolation.timeoutSeconds = timeout;
   const std::vector<runtime::DeviceInfo> devices = runtime::listDevicesIsolated(isolation);
   if (devices.empty()) throw runtime::RuntimeError("validate: no OpenCL device found");
-  FactorLaunch launch;
+  api::FactorLaunch launch;
   launch.gsize = gsize;
   launch.wgsize = static_cast<size_t>(wgsize);
   launch.runs = runs;
   launch.buildFlags = openClBuildFlags(sourceOptions, input);
   std::string refusal;
-  const std::vector<FactorRun> results = runFactors(
+  const std::vector<runtime::FactorRun> results = api::runFactors(
       rewriter::Normalizer(), source, input, prediction.kernel, {1, 2, 4, 8, 16, 32}, sourceOptions,
       launch, devices.size(), isolation, [](size_t) { return true; }, refusal);
   if (results.empty()) {  // the transform refuses the kernel: nothing but factor 1 exists
@@ -146,12 +101,12 @@ int runValidateCoarsening(const Args& args) {
                 prediction.probability, modelPath.c_str());
   }
   for (size_t d = 0; d < devices.size(); ++d) {
-    const DeviceVerdict v = judge(results, d, predicted);
+    const runtime::FactorVerdict v = runtime::judgeFactor(results, d, predicted);
     judged = judged || v.speedup.has_value();
     if (vm.count("json")) {
       nlohmann::json factors = nlohmann::json::array();
       for (size_t i = 0; i < results.size(); ++i) {
-        const FactorRun& run = results[i];
+        const runtime::FactorRun& run = results[i];
         factors.push_back(
             {{"factor", run.factor},
              {"status", run.refusal.empty() ? runtime::statusName(run.devices[d].status)

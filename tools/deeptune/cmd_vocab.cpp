@@ -49,29 +49,25 @@ int runVocab(const Args& args) {
     throw UsageError("vocab derive: --column needs --csv");
   }
 
-  std::string corpus;
+  std::vector<std::string> texts;
   std::string name;
   if (!csv.empty()) {
-    const data::CsvTable table = data::readCsv(csv);
+    const data::CsvTable table = data::readCsv(csv);  // it rejects cells that are not text
     const std::size_t index = table.column(column);
-    for (std::size_t row = 0; row < table.rows.size(); ++row) {
-      if (row > 0) corpus += '\n';
-      corpus += table.rows[row][index];  // readCsv has already rejected non-text
-    }
+    for (const auto& row : table.rows) texts.push_back(row[index]);
     name = csv;
   } else {
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      const std::string text = readFile(files[i]);
-      tokenizer::requireText(text, files[i]);
-      if (i > 0) corpus += '\n';
-      corpus += text;
+    for (const std::string& file : files) {
+      texts.push_back(readFile(file));
+      tokenizer::requireText(texts.back(), file);
     }
     name = files.size() == 1
                ? files[0]
                : files[0] + " and " + std::to_string(files.size() - 1) + " more file(s)";
   }
 
-  const tokenizer::Vocabulary vocabulary = tokenizer::Vocabulary::derive(corpus, name);
+  const tokenizer::Vocabulary vocabulary =
+      tokenizer::Vocabulary::deriveFromTexts({texts.begin(), texts.end()}, name);
   const bool toStdout = output.empty() || output == "-";
   writeOutput(output, vocabulary.toJson() + (toStdout ? "\n" : ""));
   return kExitOk;

@@ -1,23 +1,9 @@
-// Options shared by deeptune train and evaluate.
+// What deeptune train and evaluate say of the training options they share.
 #pragma once
 
-#include <string>
-
-#include "model/deeptune_model.hpp"
+#include "model/train_option_names.hpp"
 
 namespace deeptune::cli {
-
-/// --batching: "rows", "random" or "length"; throws UsageError otherwise.
-model::TrainOptions::Batching parseBatching(const std::string& name);
-
-/// The --batching name of `batching`.
-std::string batchingName(model::TrainOptions::Batching batching);
-
-/// --lstm: "fast" (the hand-written LSTM) or "stock" (LibTorch's); throws UsageError otherwise.
-model::TrainOptions::Lstm parseLstm(const std::string& name);
-
-/// The --lstm name of `lstm`.
-std::string lstmName(model::TrainOptions::Lstm lstm);
 
 /// The --lstm option's help text.
 constexpr const char* kLstmHelp =

@@ -1,29 +1,19 @@
 // One kernel run at each thread-coarsening factor on every device (measure and validate share it).
-#include "tools/deeptune/coarsening_runs.hpp"
+#include "api/coarsening_runs.hpp"
 
 #include <map>
 
 #include "rewriter/normalizer.hpp"
 #include "rewriter/rewrite_error.hpp"
-#include "runtime/stats.hpp"
 
-namespace deeptune::cli {
+namespace deeptune::api {
 
-std::optional<double> kernelTimeNs(const runtime::Measurement& m) {
-  if (m.status != runtime::Status::kOk || !m.hasTimings()) return std::nullopt;
-  std::vector<double> kernelNs;
-  for (const runtime::RunTiming& run : m.runs)
-    kernelNs.push_back(static_cast<double>(run.kernelNs));
-  return runtime::median(kernelNs);
-}
-
-std::vector<FactorRun> runFactors(const rewriter::Normalizer& normalizer, const std::string& source,
-                                  const std::string& file, const std::string& kernel,
-                                  const std::vector<size_t>& factors,
-                                  const data::SourceOptions& sourceOptions,
-                                  const FactorLaunch& launch, size_t deviceCount,
-                                  const runtime::IsolationOptions& isolation,
-                                  const std::function<bool(size_t)>& wanted, std::string& refusal) {
+std::vector<runtime::FactorRun> runFactors(
+    const rewriter::Normalizer& normalizer, const std::string& source, const std::string& file,
+    const std::string& kernel, const std::vector<size_t>& factors,
+    const data::SourceOptions& sourceOptions, const FactorLaunch& launch, size_t deviceCount,
+    const runtime::IsolationOptions& isolation, const std::function<bool(size_t)>& wanted,
+    std::string& refusal) {
   std::map<size_t, rewriter::CoarsenedKernel> variants;
   refusal.clear();
   bool coarsens = false;
@@ -38,10 +28,10 @@ std::vector<FactorRun> runFactors(const rewriter::Normalizer& normalizer, const 
     }
   }
   if (coarsens && variants.empty()) return {};
-  std::vector<FactorRun> runs;
+  std::vector<runtime::FactorRun> runs;
   for (size_t factor : factors) {
     if (!wanted(factor)) continue;
-    FactorRun run;
+    runtime::FactorRun run;
     run.factor = factor;
     const auto variant = variants.find(factor);
     if (factor != 1 && variant == variants.end()) {
@@ -68,4 +58,4 @@ std::vector<FactorRun> runFactors(const rewriter::Normalizer& normalizer, const 
   return runs;
 }
 
-}  // namespace deeptune::cli
+}  // namespace deeptune::api

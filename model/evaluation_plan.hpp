@@ -1,0 +1,46 @@
+// What `evaluate` runs, checked before any training: the fold assignment of a protocol, the
+// methods of each task, the baselines' predictions and the report folder.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "data/datasets.hpp"
+#include "model/devmap_metrics.hpp"
+
+namespace deeptune::model {
+
+/// The device-mapping methods evaluate knows, and the coarsening ones.
+const std::vector<std::string>& devmapMethods();
+const std::vector<std::string>& coarseningMethods();
+
+/// The methods of a comma-separated `list`, each one of `known`. Throws ModelError naming an
+/// unknown one (and `task`), or when the list names none.
+std::vector<std::string> selectMethods(const std::string& list,
+                                       const std::vector<std::string>& known,
+                                       const std::string& task);
+
+/// A device-mapping protocol: which fold each row is tested in.
+struct DevmapProtocol {
+  std::vector<int> foldOfRow;
+  int folds = 0;
+  std::string description;  ///< for reports, e.g. "leave one suite out"
+};
+
+/// Protocol `name`: "folds" (the assignment of `foldsPath`, e.g. folds-amd.csv), "suite" (leave
+/// one suite out) or "kernel" (10 folds grouped by kernel source, shuffled with `seed`). Throws
+/// ModelError for another name or "folds" without a file; data::DataError for a bad folds file.
+DevmapProtocol devmapProtocol(const std::string& name, const std::vector<data::DevmapRow>& rows,
+                              const std::string& foldsPath, uint64_t seed);
+
+/// The cross-validated predictions of a baseline ("static" or "grewe") under `protocol`.
+MethodPredictions devmapBaseline(const std::string& method,
+                                 const std::vector<data::DevmapRow>& rows,
+                                 const DevmapProtocol& protocol);
+
+/// Creates the report folder (and its parents) before hours of training; throws ModelError when
+/// it cannot be made or a file is in the way.
+void prepareReportFolder(const std::string& folder);
+
+}  // namespace deeptune::model
