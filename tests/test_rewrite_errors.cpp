@@ -130,7 +130,7 @@ TEST_CASE("deep nesting and long chains are refused with their position, not a c
 }
 
 TEST_CASE("work past the memory bound is refused at the statement, in seconds",
-          "[rewriter][errors]") {
+          "[rewriter][errors][address-space]") {
   // Under the token bound, clang-format's line breaking took 2.3 GiB on a chain of 1,150 ?: and
   // 2 GiB and 15 s on a call with 3,900 arguments; Clang 1.2 GiB on 110,000 small functions.
   const std::string head = "int f(int x, ...);\n__kernel void A(__global int* a) {\n";

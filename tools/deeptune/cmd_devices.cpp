@@ -41,10 +41,8 @@ int runDevices(const Args& args) {
   if (!parseOptions(args, kUsage, options, {}, vm)) return kExitOk;
 
   // Listed by a worker process: this process never initializes OpenCL (see worker_command.hpp).
-  runtime::IsolationOptions isolation;
-  isolation.workerCommand = measureWorkerCommand();
-  isolation.timeoutSeconds = 60;
-  const std::vector<runtime::DeviceInfo> devices = runtime::listDevicesIsolated(isolation);
+  const std::vector<runtime::DeviceInfo> devices =
+      runtime::listDevicesIsolated(workerIsolation(60));
   if (vm.count("json")) {
     nlohmann::json out = nlohmann::json::array();
     for (const runtime::DeviceInfo& d : devices) {

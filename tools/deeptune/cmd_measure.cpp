@@ -105,11 +105,8 @@ int runMeasure(const Args& args) {
   }
   for (const std::string& line : notMeasured) std::cerr << "measure: " << line << "\n";
 
-  runtime::IsolationOptions isolation;
-  isolation.workerCommand = measureWorkerCommand();
-  isolation.timeoutSeconds = timeout;
-  const std::vector<runtime::DeviceInfo> devices = runtime::listDevicesIsolated(isolation);
-  if (devices.empty()) throw runtime::RuntimeError("measure: no OpenCL device found");
+  const runtime::IsolationOptions isolation = workerIsolation(timeout);
+  const std::vector<runtime::DeviceInfo> devices = requireDevices("measure", isolation);
   for (const runtime::DeviceInfo& d : devices) {
     std::cerr << "measure: dev" << d.index << " = " << d.type << " " << d.name << " (" << d.platform
               << ")\n";

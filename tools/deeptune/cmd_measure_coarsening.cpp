@@ -115,11 +115,8 @@ int runMeasureCoarsening(const Args& args) {
   }
   const std::vector<std::string> rowNames = runtime::uniqueKernelNames(jobs);
 
-  runtime::IsolationOptions isolation;
-  isolation.workerCommand = measureWorkerCommand();
-  isolation.timeoutSeconds = timeout;
-  const std::vector<runtime::DeviceInfo> devices = runtime::listDevicesIsolated(isolation);
-  if (devices.empty()) throw runtime::RuntimeError("measure: no OpenCL device found");
+  const runtime::IsolationOptions isolation = workerIsolation(timeout);
+  const std::vector<runtime::DeviceInfo> devices = requireDevices("measure", isolation);
   const std::vector<std::string> labels = runtime::coarseningDeviceLabels(devices);
   for (size_t d = 0; d < devices.size(); ++d) {
     std::cerr << "measure: runtime_" << labels[d] << " = " << devices[d].type << " "

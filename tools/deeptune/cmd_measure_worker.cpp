@@ -26,6 +26,20 @@ std::vector<std::string> measureWorkerCommand() {
   return {"/proc/self/exe", "__measure-worker"};
 }
 
+runtime::IsolationOptions workerIsolation(double timeoutSeconds) {
+  runtime::IsolationOptions isolation;
+  isolation.workerCommand = measureWorkerCommand();
+  isolation.timeoutSeconds = timeoutSeconds;
+  return isolation;
+}
+
+std::vector<runtime::DeviceInfo> requireDevices(const std::string& command,
+                                                const runtime::IsolationOptions& isolation) {
+  std::vector<runtime::DeviceInfo> devices = runtime::listDevicesIsolated(isolation);
+  if (devices.empty()) throw runtime::RuntimeError(command + ": no OpenCL device found");
+  return devices;
+}
+
 int runMeasureWorker(const Args& args) {
   if (args.size() != 1) throw UsageError("__measure-worker: expected one request file");
   // Die with the parent (a killed `measure` must not leave a spinning kernel behind).

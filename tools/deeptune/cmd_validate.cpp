@@ -72,11 +72,8 @@ int runValidate(const Args& args) {
   // A kernel name the file does not define: the rewriter's answer, as in predict and rewrite.
   if (!kernel.empty()) predictor.predict(source, input, kernel, 0, 1, sourceOptions);
 
-  runtime::IsolationOptions isolation;
-  isolation.workerCommand = measureWorkerCommand();
-  isolation.timeoutSeconds = timeout;
-  const std::vector<runtime::DeviceInfo> devices = runtime::listDevicesIsolated(isolation);
-  if (devices.empty()) throw runtime::RuntimeError("validate: no OpenCL device found");
+  const runtime::IsolationOptions isolation = workerIsolation(timeout);
+  const std::vector<runtime::DeviceInfo> devices = requireDevices("validate", isolation);
   runtime::MeasureRequest request;
   request.source = source;
   request.buildFlags = openClBuildFlags(sourceOptions, input);

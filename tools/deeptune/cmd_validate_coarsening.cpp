@@ -74,11 +74,8 @@ int runValidateCoarsening(const Args& args) {
   api::CoarseningPredictor predictor(modelPath);
   const api::FactorPrediction prediction = predictor.predict(source, input, kernel, sourceOptions);
 
-  runtime::IsolationOptions isolation;
-  isolation.workerCommand = measureWorkerCommand();
-  isolation.timeoutSeconds = timeout;
-  const std::vector<runtime::DeviceInfo> devices = runtime::listDevicesIsolated(isolation);
-  if (devices.empty()) throw runtime::RuntimeError("validate: no OpenCL device found");
+  const runtime::IsolationOptions isolation = workerIsolation(timeout);
+  const std::vector<runtime::DeviceInfo> devices = requireDevices("validate", isolation);
   api::FactorLaunch launch;
   launch.gsize = gsize;
   launch.wgsize = static_cast<size_t>(wgsize);

@@ -4,6 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "runtime/devices.hpp"
+#include "runtime/isolation.hpp"
+
 namespace deeptune::cli {
 
 /// argv prefix of the worker: the lean `deeptune-measure-worker` beside this executable when it
@@ -11,5 +14,12 @@ namespace deeptune::cli {
 /// initializes OpenCL: PoCL's own LLVM 15 crashes when libclang-cpp 14 (the rewriter) shares the
 /// process, and a process with OpenCL initialized must not fork.
 std::vector<std::string> measureWorkerCommand();
+
+/// How the commands start workers: measureWorkerCommand(), `timeoutSeconds` per phase.
+runtime::IsolationOptions workerIsolation(double timeoutSeconds);
+
+/// The devices a worker lists; throws RuntimeError "COMMAND: no OpenCL device found" if none.
+std::vector<runtime::DeviceInfo> requireDevices(const std::string& command,
+                                                const runtime::IsolationOptions& isolation);
 
 }  // namespace deeptune::cli
