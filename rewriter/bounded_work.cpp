@@ -103,11 +103,11 @@ std::string limitMessage(int status) {
     what = memory;  // LLVM aborts when an allocation fails
   } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
     what = "did not finish within " + std::to_string(kWallSeconds) + " s";
+  } else if (WIFSIGNALED(status)) {  // not a bound: the parse itself died
+    return "the normalizer crashed on this input (" + std::string(strsignal(WTERMSIG(status))) +
+           "; Clang 15 crashes on some malformed sources)";
   } else {
-    what = "stopped the normalizer (" +
-           (WIFSIGNALED(status) ? std::string(strsignal(WTERMSIG(status)))
-                                : "exit status " + std::to_string(WEXITSTATUS(status))) +
-           ")";
+    return "the normalizer stopped (exit status " + std::to_string(WEXITSTATUS(status)) + ")";
   }
   return "too complex to normalize: " + what;
 }

@@ -210,11 +210,6 @@ auto readAnswer(const std::string& answer, const std::string& fileName, Read rea
   }
 }
 
-/// Inputs at most this large, without '#' and without a statement over this many tokens, are
-/// normalized in-process (see Impl::bounded).
-constexpr size_t kInProcessBytes = 32 << 10;
-constexpr int kInProcessStatementTokens = 512;
-
 constexpr const char* kWarmUpKernel = "__kernel void A(__global int* a) {\n  a[0] = 1;\n}\n";
 
 }  // namespace
@@ -229,12 +224,9 @@ struct Normalizer::Impl {
   std::string bounded(std::string_view source, const std::string& fileName,
                       const std::function<std::string()>& work) {
     const LongestStatement longest = checkInput(source, fileName);
-    // Small input without directives (no macro or include can grow it) and with short statements
-    // stays small: it runs here, sparing the fork (a third of a paper kernel's time).
-    if (source.size() <= kInProcessBytes && longest.tokens <= kInProcessStatementTokens &&
-        source.find('#') == std::string_view::npos) {
-      return work();
-    }
+    // Every input runs in the child, the small ones too: Clang 15 itself crashes on some
+    // malformed input (tests/test_rewrite_errors.cpp, "Clang's own crash"), and that must cost
+    // the caller an error, not its process.
     if (!warm) {
       warm = true;
       runPipeline(kWarmUpKernel, "deeptune-warm-up.cl", resources);

@@ -34,6 +34,9 @@ TEST_CASE("cli bad input: every command, the usual mistakes", "[cli][bad-input]"
   std::string call = "int f(int x, ...);\n__kernel void k(__global int* a) { a[0] = f(1";
   for (int i = 0; i < 3900; ++i) call += ",1";
   const std::string wideCall = dir.file("wide.cl", call + "); }\n");
+  // Input Clang 15 itself crashes on (tests/test_rewrite_errors.cpp): an error, exit 2.
+  const std::string clangCrash =
+      dir.file("clang-crash.cl", " h = ; g =;\n O(r[h][g][0], o);O(r[h][g],o)\n {\n");
   std::filesystem::create_directories(dir.path / "inner");
   const std::string escape = dir.file(
       "inner/escape.cl", "#include \"../k.cl\"\n__kernel void e(__global int* a) { a[0] = 2; }\n");
@@ -59,6 +62,8 @@ TEST_CASE("cli bad input: every command, the usual mistakes", "[cli][bad-input]"
       {"predict '" + macroBomb + "' --dsize 1 --wgsize 1", "macro 'A' expands to more than"},
       {"rewrite '" + escape + "'", "outside the kernel file's folder"},
       {"rewrite '" + wideCall + "'", "wide.cl:2:35: too complex to normalize"},
+      {"rewrite '" + clangCrash + "'", "clang-crash.cl:1:1: the normalizer crashed on this input"},
+      {"predict '" + clangCrash + "' --dsize 1 --wgsize 1", "the normalizer crashed on this input"},
       {"coarsen '" + kernel + "' --factor 1", "coarsening factor 1: expected 2 to 1024"},
       {"predict --task coarsening '" + kernel + "' --platform arm", "unknown --platform 'arm'"},
       {"predict --task coarsening '" + kernel + "' --model '" + deeptune::test::sourceDir() +

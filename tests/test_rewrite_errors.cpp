@@ -307,3 +307,14 @@ TEST_CASE("exponential macros are refused in seconds, before Clang expands them"
                                   "ok.cl"),
              Catch::Contains("a[0] = ((((a[1]) + (a[1]))) + (((a[1]) + (a[1]))));"));
 }
+
+TEST_CASE("Clang's own crash is an error, not a crash of the caller", "[rewriter][errors]") {
+  // Found by the rewriter fuzz target (tests/fuzz/README.md) and minimized: clang-15
+  // -fsyntax-only itself dies of a segmentation fault on these 46 bytes (its error recovery).
+  const std::string clangCrash = " h = ; g =;\n O(r[h][g][0], o);O(r[h][g],o)\n {\n";
+  const RewriteError error = rewriteError(clangCrash);
+  CHECK_THAT(error.what(), Catch::Contains("bad.cl:1:1: the normalizer crashed on this input"));
+  // The normalizer works on after it (its child died, not the caller).
+  CHECK(Normalizer().normalize("__kernel void k(__global int* x) { x[0] = 1; }", "ok.cl") ==
+        "__kernel void A(__global int* a) {\n  a[0] = 1;\n}");
+}
