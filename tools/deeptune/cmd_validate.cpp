@@ -1,7 +1,6 @@
 // deeptune validate: predict a kernel's device, then run it on every device and judge the choice.
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
