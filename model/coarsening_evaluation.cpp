@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "model/coarsening_data.hpp"
+#include "model/evaluation_plan.hpp"
 #include "model/magni_cascade.hpp"
 #include "model/model_error.hpp"
 
@@ -89,7 +90,8 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
     }
     for (const std::string& method : options.methods) {
       const bool learned = method == "deeptune" || method == "deeptune-tl";
-      if (!learned && method != "static" && method != "fixed" && method != "magni") {
+      const std::vector<std::string>& known = coarseningMethods();
+      if (std::find(known.begin(), known.end(), method) == known.end()) {
         throw ModelError("unknown coarsening method '" + method +
                          "' (static, fixed, magni, deeptune, deeptune-tl)");
       }

@@ -17,7 +17,6 @@ std::vector<std::string> MeasureJob::kernelNames() const {
 
 std::vector<std::string> MeasureJob::benchmarksOf(const std::string& kernel) const {
   if (!file.empty()) return {file + ":" + kernel};
-  const bool singleKernel = scanKernelNames(source).size() <= 1;
   std::vector<std::string> benchmarks;
   for (const std::string& name : names) {
     benchmarks.push_back(singleKernel ? name : name + ":" + kernel);
@@ -71,7 +70,7 @@ std::vector<MeasureJob> csvJobs(const std::string& path, std::vector<std::string
     auto found = jobOfSource.find(source);
     if (found == jobOfSource.end()) {
       found = jobOfSource.emplace(source, jobs.size()).first;
-      jobs.push_back(MeasureJob{name, source, {}, "", {}});
+      jobs.push_back(MeasureJob{name, source, {}, "", {}, scanKernelNames(source).size() <= 1});
     }
     jobs[found->second].names.push_back(name);
   }
