@@ -1,19 +1,26 @@
-// Runs one normalization in a forked child with bounded address space and CPU time.
+// Runs normalizations in a forked worker child with bounded address space and CPU time.
 #include "rewriter/internal/bounded_work.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <stdexcept>
+#include <vector>
 
 #include "rewriter/rewrite_error.hpp"
 
@@ -21,7 +28,12 @@ namespace deeptune::rewriter::internal {
 namespace {
 
 constexpr int kOutOfMemoryExit = 3;
-constexpr int kWallSeconds = 60;  // a child blocked somewhere (not using CPU) still ends
+constexpr int kWallSeconds = 60;  // a request blocked somewhere (not using CPU) still ends
+constexpr int kWorkerSocket = 3;
+/// A worker whose address space grew by more than this over requests makes way for a new one, so
+/// that every request has about kWorkAddressSpaceBytes to itself.
+constexpr std::size_t kRecycleGrowthBytes = std::size_t{32} << 20;
+constexpr std::size_t kMaxRequestBytes = std::size_t{64} << 20;
 
 std::size_t currentAddressSpace() {
   unsigned long pages = 0;
@@ -32,35 +44,64 @@ std::size_t currentAddressSpace() {
   return static_cast<std::size_t>(pages) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
-/// In the child: the bounds, default signal actions, no core files, standard streams to
-/// /dev/null (LLVM prints "out of memory" before it aborts).
-void enterBounds() {
+/// Closes the caller's pipes and sockets in the worker (so that no peer of the caller waits for
+/// the worker to let go of them), except `keep`. Regular files stay: Clang's file state may use
+/// them.
+void closeInheritedChannels(int keep) {
+  DIR* fds = opendir("/proc/self/fd");
+  if (fds == nullptr) return;
+  const int own = dirfd(fds);
+  std::vector<int> channels;
+  while (const dirent* entry = readdir(fds)) {
+    char* end = nullptr;
+    const long fd = std::strtol(entry->d_name, &end, 10);
+    if (end == entry->d_name || *end != '\0' || fd <= STDERR_FILENO || fd == keep || fd == own) {
+      continue;
+    }
+    struct stat info {};
+    if (fstat(static_cast<int>(fd), &info) == 0 &&
+        (S_ISSOCK(info.st_mode) || S_ISFIFO(info.st_mode))) {
+      channels.push_back(static_cast<int>(fd));
+    }
+  }
+  closedir(fds);
+  for (int fd : channels) close(fd);
+}
+
+/// In the worker: default signal actions (no handler of the caller's runs here), no core files,
+/// standard streams to /dev/null (LLVM prints "out of memory" before it aborts), the socket on
+/// kWorkerSocket, the caller's other channels closed, the address-space bound.
+void enterWorker(int socket) {
   sigset_t all;
   sigfillset(&all);
   sigprocmask(SIG_UNBLOCK, &all, nullptr);
-  for (int number : {SIGXCPU, SIGALRM, SIGPIPE, SIGABRT, SIGSEGV}) std::signal(number, SIG_DFL);
+  for (int number = 1; number < NSIG; ++number) {
+    if (number != SIGKILL && number != SIGSTOP) std::signal(number, SIG_DFL);
+  }
   const rlimit noCore{0, 0};
   setrlimit(RLIMIT_CORE, &noCore);
-  const rlimit cpu{kWorkCpuSeconds, kWorkCpuSeconds + 1};  // SIGXCPU, then SIGKILL
-  setrlimit(RLIMIT_CPU, &cpu);
+  const int high = fcntl(socket, F_DUPFD, 10);  // out of the way of 0, 1, 2 and 3
+  if (high < 0) _exit(1);
+  close(socket);
+  const int null = open("/dev/null", O_RDWR);
+  if (null >= 0) {
+    for (int stream : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) dup2(null, stream);
+    if (null > STDERR_FILENO) close(null);
+  }
+  if (dup2(high, kWorkerSocket) != kWorkerSocket) _exit(1);
+  close(high);
+  closeInheritedChannels(kWorkerSocket);
   rlimit space{};
   getrlimit(RLIMIT_AS, &space);
   const rlim_t wanted = currentAddressSpace() + kWorkAddressSpaceBytes;
   if (space.rlim_cur == RLIM_INFINITY || wanted < space.rlim_cur) space.rlim_cur = wanted;
   setrlimit(RLIMIT_AS, &space);
-  alarm(kWallSeconds);
-  const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-  if (null >= 0) {
-    dup2(null, STDIN_FILENO);
-    dup2(null, STDOUT_FILENO);
-    dup2(null, STDERR_FILENO);
-  }
 }
 
 bool writeAll(int fd, const std::string& data) {
   std::size_t done = 0;
   while (done < data.size()) {
-    const ssize_t n = write(fd, data.data() + done, data.size() - done);
+    const ssize_t n = send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     done += static_cast<std::size_t>(n);
@@ -68,11 +109,31 @@ bool writeAll(int fd, const std::string& data) {
   return true;
 }
 
-/// The child's whole answer: "O" + result, "E" + a RewriteError's parts, or "X" + a message.
-std::string answerOf(const std::function<std::string()>& work) {
+bool readExactly(int fd, char* into, std::size_t size) {
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = read(fd, into + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+/// Reads one putField frame of at most `limit` bytes; false at end of stream or when too long.
+bool readFrame(int fd, std::string& frame, std::size_t limit) {
+  uint64_t size = 0;
+  if (!readExactly(fd, reinterpret_cast<char*>(&size), sizeof size) || size > limit) return false;
+  frame.resize(static_cast<std::size_t>(size));
+  return readExactly(fd, frame.data(), frame.size());
+}
+
+/// The worker's whole answer to one request: "O" + result, "E" + a RewriteError's parts, or
+/// "X" + a message.
+std::string answerOf(const BoundedWorker::Serve& serve, const std::string& request) {
   std::string answer;
   try {
-    std::string result = work();
+    std::string result = serve(request);
     answer = "O";
     putField(answer, result);
   } catch (const RewriteError& error) {
@@ -88,6 +149,37 @@ std::string answerOf(const std::function<std::string()>& work) {
     putField(answer, error.what());
   }
   return answer;
+}
+
+/// The worker's life: a request at a time, each with its CPU timer (SIGXCPU) and wall alarm
+/// (SIGALRM); the default action of either ends the worker.
+[[noreturn]] void serveRequests(const BoundedWorker::Serve& serve, int socket) {
+  enterWorker(socket);
+  const std::size_t baseline = currentAddressSpace();
+  sigevent onCpuLimit{};
+  onCpuLimit.sigev_notify = SIGEV_SIGNAL;
+  onCpuLimit.sigev_signo = SIGXCPU;
+  timer_t cpuTimer{};
+  if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &onCpuLimit, &cpuTimer) != 0) _exit(1);
+  itimerspec armed{};
+  armed.it_value.tv_sec = kWorkCpuSeconds;
+  const itimerspec disarmed{};
+  for (;;) {
+    pollfd waiting{kWorkerSocket, POLLIN, 0};
+    const int ready = poll(&waiting, 1, kWorkerIdleMilliseconds);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) _exit(0);  // idle: the next request forks a new worker
+    std::string request;
+    if (!readFrame(kWorkerSocket, request, kMaxRequestBytes)) _exit(0);  // the caller went away
+    timer_settime(cpuTimer, 0, &armed, nullptr);
+    alarm(kWallSeconds);
+    std::string framed;
+    putField(framed, answerOf(serve, request));
+    alarm(0);
+    timer_settime(cpuTimer, 0, &disarmed, nullptr);
+    if (!writeAll(kWorkerSocket, framed)) _exit(0);
+    if (currentAddressSpace() > baseline + kRecycleGrowthBytes) _exit(0);
+  }
 }
 
 std::string limitMessage(int status) {
@@ -112,6 +204,29 @@ std::string limitMessage(int status) {
   return "too complex to normalize: " + what;
 }
 
+/// The result of an answer frame, or the RewriteError it carries.
+std::string resultOf(const std::string& answer, const std::string& fileName) {
+  std::size_t offset = 1;
+  try {
+    if (!answer.empty() && answer[0] == 'O') return takeField(answer, offset);
+    if (!answer.empty() && answer[0] == 'E') {
+      std::string file = takeField(answer, offset);
+      const int errorLine = std::stoi(takeField(answer, offset));
+      const int errorColumn = std::stoi(takeField(answer, offset));
+      throw RewriteError(std::move(file), errorLine, errorColumn, takeField(answer, offset));
+    }
+    if (!answer.empty() && answer[0] == 'X') {
+      throw RewriteError(fileName, 1, 1, takeField(answer, offset));
+    }
+  } catch (const std::invalid_argument&) {
+  } catch (const std::out_of_range&) {
+  } catch (const RewriteError&) {
+    throw;
+  } catch (const std::runtime_error&) {
+  }
+  throw RewriteError(fileName, 1, 1, "the normalizer gave an answer it cannot read");
+}
+
 }  // namespace
 
 void putField(std::string& out, const std::string& field) {
@@ -131,72 +246,83 @@ std::string takeField(const std::string& in, std::size_t& offset) {
   return field;
 }
 
-std::string runBoundedWork(const std::function<std::string()>& work, const std::string& fileName,
-                           int line, int column) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) {
+BoundedWorker::BoundedWorker(Serve serve) : serve_(std::move(serve)) {}
+
+BoundedWorker::~BoundedWorker() {
+  if (pid_ > 0) {
+    close(socket_);
+    kill(pid_, SIGKILL);
+    reap();
+  }
+}
+
+void BoundedWorker::start(const std::string& fileName) {
+  int ends[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
     throw RewriteError(fileName, 1, 1,
                        std::string("cannot start the normalizer: ") + std::strerror(errno));
   }
   const pid_t pid = fork();
   if (pid < 0) {
     const int error = errno;
-    close(fds[0]);
-    close(fds[1]);
+    close(ends[0]);
+    close(ends[1]);
     throw RewriteError(fileName, 1, 1,
                        std::string("cannot start the normalizer: ") + std::strerror(error));
   }
   if (pid == 0) {
-    close(fds[0]);
-    enterBounds();
-    std::string framed;
-    putField(framed, answerOf(work));
-    _exit(writeAll(fds[1], framed) ? 0 : 1);
+    close(ends[0]);
+    serveRequests(serve_, ends[1]);
   }
-  close(fds[1]);
-  std::string received;
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t n = read(fds[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    received.append(buffer, static_cast<std::size_t>(n));
-    if (received.size() > kWorkAddressSpaceBytes) {  // no answer is this large: stop the child
-      kill(pid, SIGKILL);
-      break;
-    }
-  }
-  close(fds[0]);
+  close(ends[1]);
+  pid_ = pid;
+  socket_ = ends[0];
+}
+
+int BoundedWorker::reap() {
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
-  std::string answer;
-  std::size_t offset = 0;
-  try {
-    answer = takeField(received, offset);
-  } catch (const std::runtime_error&) {
-    answer.clear();
+  close(socket_);
+  pid_ = -1;
+  socket_ = -1;
+  return status;
+}
+
+bool BoundedWorker::exchange(const std::string& request, std::string& answer) {
+  std::string framed;
+  putField(framed, request);
+  if (!writeAll(socket_, framed)) return false;
+  uint64_t size = 0;
+  if (!readExactly(socket_, reinterpret_cast<char*>(&size), sizeof size)) return false;
+  if (size > kWorkAddressSpaceBytes) {  // no answer is this large: stop the worker
+    kill(pid_, SIGKILL);
+    return false;
   }
-  if (answer.empty() || offset != received.size()) {
+  answer.resize(static_cast<std::size_t>(size));
+  return readExactly(socket_, answer.data(), answer.size());
+}
+
+std::string BoundedWorker::run(const std::string& request, const std::string& fileName, int line,
+                               int column) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  for (int attempt = 0;; ++attempt) {
+    if (pid_ > 0) {  // a worker that exited since its last answer (idle, or grown) is replaced
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        close(socket_);
+        socket_ = -1;
+      }
+    }
+    if (pid_ < 0) start(fileName);
+    std::string answer;
+    if (exchange(request, answer)) return resultOf(answer, fileName);
+    const int status = reap();
+    // A worker that reached its idle end as the request was sent: once more, with a new one.
+    if (attempt == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
     throw RewriteError(fileName, line, column, limitMessage(status));
   }
-  offset = 1;
-  try {
-    if (answer[0] == 'O') return takeField(answer, offset);
-    if (answer[0] == 'E') {
-      std::string file = takeField(answer, offset);
-      const int errorLine = std::stoi(takeField(answer, offset));
-      const int errorColumn = std::stoi(takeField(answer, offset));
-      throw RewriteError(std::move(file), errorLine, errorColumn, takeField(answer, offset));
-    }
-    if (answer[0] == 'X') throw RewriteError(fileName, 1, 1, takeField(answer, offset));
-  } catch (const std::invalid_argument&) {
-  } catch (const std::out_of_range&) {
-  } catch (const RewriteError&) {
-    throw;
-  } catch (const std::runtime_error&) {
-  }
-  throw RewriteError(fileName, 1, 1, "the normalizer gave an answer it cannot read");
 }
 
 }  // namespace deeptune::rewriter::internal

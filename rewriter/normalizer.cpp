@@ -212,19 +212,170 @@ auto readAnswer(const std::string& answer, const std::string& fileName, Read rea
 
 constexpr const char* kWarmUpKernel = "__kernel void A(__global int* a) {\n  a[0] = 1;\n}\n";
 
+/// One call of a Normalizer method, as the worker receives it.
+struct Request {
+  enum class Kind : char {
+    Normalize = 'N',
+    Kernels = 'K',
+    Extract = 'X',
+    Coarsen = 'C',
+    Preprocess = 'P',
+    Rename = 'R'
+  };
+  Kind kind = Kind::Normalize;
+  std::string source;
+  std::string fileName;
+  data::SourceOptions options;
+  std::string kernel;
+  int factor = 1;
+  bool stride = false;
+};
+
+void putList(std::string& out, const std::vector<std::string>& items) {
+  internal::putField(out, std::to_string(items.size()));
+  for (const std::string& item : items) internal::putField(out, item);
+}
+
+std::vector<std::string> takeList(const std::string& in, size_t& offset) {
+  std::vector<std::string> items(std::stoul(internal::takeField(in, offset)));
+  for (std::string& item : items) item = internal::takeField(in, offset);
+  return items;
+}
+
+std::string encode(const Request& request) {
+  std::string out(1, static_cast<char>(request.kind));
+  internal::putField(out, request.source);
+  internal::putField(out, request.fileName);
+  putList(out, request.options.defines);
+  putList(out, request.options.includeDirs);
+  internal::putField(out, request.kernel);
+  internal::putField(out, std::to_string(request.factor));
+  internal::putField(out, request.stride ? "1" : "0");
+  return out;
+}
+
+Request decode(const std::string& in) {
+  Request request;
+  request.kind = static_cast<Request::Kind>(in.at(0));
+  size_t offset = 1;
+  request.source = internal::takeField(in, offset);
+  request.fileName = internal::takeField(in, offset);
+  request.options.defines = takeList(in, offset);
+  request.options.includeDirs = takeList(in, offset);
+  request.kernel = internal::takeField(in, offset);
+  request.factor = std::stoi(internal::takeField(in, offset));
+  request.stride = internal::takeField(in, offset) == "1";
+  return request;
+}
+
+std::string serveNormalize(const Request& r, internal::ClangResources& resources) {
+  const Normalized normalized = runPipeline(r.source, r.fileName, resources, r.options);
+  std::string out;
+  internal::putField(out, normalized.text);
+  putNotes(out, normalized);
+  return out;
+}
+
+std::string serveKernels(const Request& r, internal::ClangResources& resources) {
+  const auto preprocessed =
+      internal::runPreprocessorPass(r.source, r.fileName, resources, r.options);
+  std::string out;
+  putNames(out, internal::runRenamePass(preprocessed.text, r.fileName, resources).kernels);
+  return out;
+}
+
+std::string serveExtract(const Request& r, internal::ClangResources& resources) {
+  const Normalized whole = runPipeline(r.source, r.fileName, resources, r.options);
+  const KernelName* chosen = nullptr;
+  if (r.kernel.empty()) {
+    if (whole.kernels.size() != 1) {
+      throw RewriteError(
+          r.fileName, 1, 1,
+          std::to_string(whole.kernels.size()) +
+              " kernels in the file, choose one with --kernel: " + kernelList(whole.kernels));
+    }
+    chosen = &whole.kernels.front();
+  } else {
+    for (const KernelName& candidate : whole.kernels) {
+      if (candidate.original == r.kernel) chosen = &candidate;
+    }
+    if (!chosen) {
+      throw RewriteError(
+          r.fileName, 1, 1,
+          "no kernel named '" + r.kernel + "'; kernels: " + kernelList(whole.kernels));
+    }
+  }
+  const auto definition = internal::cutFunctionDefinition(whole.text, chosen->normalized);
+  if (!definition) {
+    throw RewriteError(
+        r.fileName, 1, 1,
+        "cannot find the definition of kernel '" + chosen->original + "' in the normalized text");
+  }
+  // What the kernel needs of the file (its typedefs, structs, constant tables) comes with it,
+  // on lines of its own before the kernel, so that the extract is valid OpenCL by itself.
+  // An extract that is the whole normalized file (one kernel, nothing else) is already
+  // normalized: running the pipeline on it again would only repeat its cost.
+  std::string extract = internal::neededDeclarations(whole.text, *definition) + *definition;
+  if (extract != whole.text) extract = runPipeline(extract, r.fileName, resources).text;
+  std::string out;
+  internal::putField(out, extract);
+  putNames(out, {*chosen});
+  putNotes(out, whole);
+  return out;
+}
+
+std::string serveCoarsen(const Request& r, internal::ClangResources& resources) {
+  const auto preprocessed =
+      internal::runPreprocessorPass(r.source, r.fileName, resources, r.options);
+  std::string pragmas;  // FP_CONTRACT and EXTENSION change what the kernel computes
+  static const std::regex pragmaLine(R"((^|\n)[ \t]*#[ \t]*pragma[ \t]+OPENCL\b[^\n]*)");
+  for (auto it = std::sregex_iterator(r.source.begin(), r.source.end(), pragmaLine);
+       it != std::sregex_iterator(); ++it) {
+    std::string line = it->str();
+    pragmas += line.substr(line.find('#')) + "\n";
+  }
+  const internal::CoarsenedText coarsened = internal::runCoarsenPass(
+      preprocessed, pragmas, r.fileName, resources, r.kernel, r.factor, r.stride);
+  std::string out;
+  internal::putField(out, coarsened.text);
+  internal::putField(out, coarsened.kernel);
+  internal::putField(out, coarsened.usesGroupShape ? "1" : "0");
+  return out;
+}
+
+/// What the worker does with a request: the Normalizer method's stages, its answer serialized.
+std::string serve(const Request& r, internal::ClangResources& resources) {
+  switch (r.kind) {
+    case Request::Kind::Normalize:
+      return serveNormalize(r, resources);
+    case Request::Kind::Kernels:
+      return serveKernels(r, resources);
+    case Request::Kind::Extract:
+      return serveExtract(r, resources);
+    case Request::Kind::Coarsen:
+      return serveCoarsen(r, resources);
+    case Request::Kind::Preprocess:
+      return internal::runPreprocessorPass(r.source, r.fileName, resources, r.options).text;
+    case Request::Kind::Rename:
+      return internal::runRenamePass(r.source, r.fileName, resources).text;
+  }
+  throw std::runtime_error("unknown normalizer request");
+}
+
 }  // namespace
 
 struct Normalizer::Impl {
   internal::ClangResources resources;
   bool warm = false;
+  internal::BoundedWorker worker{
+      [this](const std::string& request) { return serve(decode(request), resources); }};
 
-  /// Runs `work` in a bounded child (internal/bounded_work.hpp), after the input's cheap checks
-  /// here. The first call first normalizes a tiny kernel in this process, so that the shim's PCH
-  /// is built or found, and loaded, once for all the children.
-  std::string bounded(std::string_view source, const std::string& fileName,
-                      const std::function<std::string()>& work) {
-    const LongestStatement longest = checkInput(source, fileName);
-    // Every input runs in the child, the small ones too: Clang 15 itself crashes on some
+  /// Runs `request` in the bounded worker (internal/bounded_work.hpp), after the input's cheap
+  /// checks here, and returns its answer. The first call first normalizes a tiny kernel in this
+  /// process, so that the shim's PCH is built or found, and loaded, once for all workers.
+  std::string bounded(const Request& request) {
+    const LongestStatement longest = checkInput(request.source, request.fileName);
+    // Every input runs in the worker, the small ones too: Clang 15 itself crashes on some
     // malformed input (tests/test_rewrite_errors.cpp, "Clang's own crash"), and that must cost
     // the caller an error, not its process.
     if (!warm) {
@@ -233,23 +384,30 @@ struct Normalizer::Impl {
     }
     // A long statement is what makes Clang and clang-format work hard; else it is the file.
     const bool blameStatement = longest.tokens >= kMaxStatementTokens / 8;
-    return internal::runBoundedWork(work, fileName, blameStatement ? longest.line : 1,
-                                    blameStatement ? longest.column : 1);
+    return worker.run(encode(request), request.fileName, blameStatement ? longest.line : 1,
+                      blameStatement ? longest.column : 1);
   }
 };
 
 Normalizer::Normalizer() : impl_(std::make_unique<Impl>()) {}
 Normalizer::~Normalizer() = default;
 
+namespace {
+Request requestOf(Request::Kind kind, std::string_view source, const std::string& fileName,
+                  const data::SourceOptions& options = {}) {
+  Request request;
+  request.kind = kind;
+  request.source = std::string(source);
+  request.fileName = fileName;
+  request.options = options;
+  return request;
+}
+}  // namespace
+
 std::string Normalizer::normalize(std::string_view source, const std::string& fileName,
                                   const data::SourceOptions& options, RewriteNotes* notes) const {
-  const std::string answer = impl_->bounded(source, fileName, [&] {
-    const Normalized normalized = runPipeline(source, fileName, impl_->resources, options);
-    std::string out;
-    internal::putField(out, normalized.text);
-    putNotes(out, normalized);
-    return out;
-  });
+  const std::string answer =
+      impl_->bounded(requestOf(Request::Kind::Normalize, source, fileName, options));
   return readAnswer(answer, fileName, [&](const std::string& in, size_t& offset) {
     std::string text = internal::takeField(in, offset);
     RewriteNotes found = takeNotes(in, offset);
@@ -260,13 +418,8 @@ std::string Normalizer::normalize(std::string_view source, const std::string& fi
 
 std::vector<KernelName> Normalizer::kernels(std::string_view source, const std::string& fileName,
                                             const data::SourceOptions& options) const {
-  const std::string answer = impl_->bounded(source, fileName, [&] {
-    const auto preprocessed =
-        internal::runPreprocessorPass(source, fileName, impl_->resources, options);
-    std::string out;
-    putNames(out, internal::runRenamePass(preprocessed.text, fileName, impl_->resources).kernels);
-    return out;
-  });
+  const std::string answer =
+      impl_->bounded(requestOf(Request::Kind::Kernels, source, fileName, options));
   return readAnswer(answer, fileName, takeNames);
 }
 
@@ -274,45 +427,9 @@ std::string Normalizer::extractKernel(std::string_view source, const std::string
                                       const std::string& kernel, KernelName* chosenName,
                                       const data::SourceOptions& options,
                                       RewriteNotes* notes) const {
-  const std::string answer = impl_->bounded(source, fileName, [&] {
-    const Normalized whole = runPipeline(source, fileName, impl_->resources, options);
-    const KernelName* chosen = nullptr;
-    if (kernel.empty()) {
-      if (whole.kernels.size() != 1) {
-        throw RewriteError(
-            fileName, 1, 1,
-            std::to_string(whole.kernels.size()) +
-                " kernels in the file, choose one with --kernel: " + kernelList(whole.kernels));
-      }
-      chosen = &whole.kernels.front();
-    } else {
-      for (const KernelName& candidate : whole.kernels) {
-        if (candidate.original == kernel) chosen = &candidate;
-      }
-      if (!chosen) {
-        throw RewriteError(
-            fileName, 1, 1,
-            "no kernel named '" + kernel + "'; kernels: " + kernelList(whole.kernels));
-      }
-    }
-    const auto definition = internal::cutFunctionDefinition(whole.text, chosen->normalized);
-    if (!definition) {
-      throw RewriteError(
-          fileName, 1, 1,
-          "cannot find the definition of kernel '" + chosen->original + "' in the normalized text");
-    }
-    // What the kernel needs of the file (its typedefs, structs, constant tables) comes with it,
-    // on lines of its own before the kernel, so that the extract is valid OpenCL by itself.
-    // An extract that is the whole normalized file (one kernel, nothing else) is already
-    // normalized: running the pipeline on it again would only repeat its cost.
-    std::string extract = internal::neededDeclarations(whole.text, *definition) + *definition;
-    if (extract != whole.text) extract = runPipeline(extract, fileName, impl_->resources).text;
-    std::string out;
-    internal::putField(out, extract);
-    putNames(out, {*chosen});
-    putNotes(out, whole);
-    return out;
-  });
+  Request request = requestOf(Request::Kind::Extract, source, fileName, options);
+  request.kernel = kernel;
+  const std::string answer = impl_->bounded(request);
   return readAnswer(answer, fileName, [&](const std::string& in, size_t& offset) {
     std::string text = internal::takeField(in, offset);
     const std::vector<KernelName> chosen = takeNames(in, offset);
@@ -338,24 +455,11 @@ CoarsenedKernel Normalizer::coarsen(std::string_view source, const std::string& 
     throw RewriteError(fileName, 1, 1,
                        "coarsening factor " + std::to_string(factor) + ": expected 2 to 1024");
   }
-  const std::string answer = impl_->bounded(source, fileName, [&] {
-    const auto preprocessed =
-        internal::runPreprocessorPass(source, fileName, impl_->resources, options);
-    std::string pragmas;  // FP_CONTRACT and EXTENSION change what the kernel computes
-    static const std::regex pragmaLine(R"((^|\n)[ \t]*#[ \t]*pragma[ \t]+OPENCL\b[^\n]*)");
-    for (auto it = std::cregex_iterator(source.data(), source.data() + source.size(), pragmaLine);
-         it != std::cregex_iterator(); ++it) {
-      std::string line = it->str();
-      pragmas += line.substr(line.find('#')) + "\n";
-    }
-    const internal::CoarsenedText coarsened = internal::runCoarsenPass(
-        preprocessed, pragmas, fileName, impl_->resources, kernel, factor, stride);
-    std::string out;
-    internal::putField(out, coarsened.text);
-    internal::putField(out, coarsened.kernel);
-    internal::putField(out, coarsened.usesGroupShape ? "1" : "0");
-    return out;
-  });
+  Request request = requestOf(Request::Kind::Coarsen, source, fileName, options);
+  request.kernel = kernel;
+  request.factor = factor;
+  request.stride = stride;
+  const std::string answer = impl_->bounded(request);
   return readAnswer(answer, fileName, [&](const std::string& in, size_t& offset) {
     CoarsenedKernel result;
     result.source = internal::takeField(in, offset);
@@ -369,16 +473,12 @@ CoarsenedKernel Normalizer::coarsen(std::string_view source, const std::string& 
 
 std::string Normalizer::preprocess(std::string_view source, const std::string& fileName,
                                    const data::SourceOptions& options) const {
-  return impl_->bounded(source, fileName, [&] {
-    return internal::runPreprocessorPass(source, fileName, impl_->resources, options).text;
-  });
+  return impl_->bounded(requestOf(Request::Kind::Preprocess, source, fileName, options));
 }
 
 std::string Normalizer::renameIdentifiers(std::string_view source,
                                           const std::string& fileName) const {
-  return impl_->bounded(source, fileName, [&] {
-    return internal::runRenamePass(source, fileName, impl_->resources).text;
-  });
+  return impl_->bounded(requestOf(Request::Kind::Rename, source, fileName));
 }
 
 }  // namespace deeptune::rewriter

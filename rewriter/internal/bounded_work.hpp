@@ -1,8 +1,11 @@
-// Internal: runs one normalization in a forked child whose memory and CPU time are bounded.
+// Internal: a forked child that runs normalizations one at a time, each bounded in memory and CPU.
 #pragma once
+
+#include <sys/types.h>
 
 #include <cstddef>
 #include <functional>
+#include <mutex>
 #include <string>
 
 namespace deeptune::rewriter::internal {
@@ -12,17 +15,45 @@ namespace deeptune::rewriter::internal {
 /// chains of ?:), far past any kernel's needs (the paper's largest takes ~0.2 GiB and ~1 s).
 constexpr std::size_t kWorkAddressSpaceBytes = std::size_t{640} << 20;
 constexpr int kWorkCpuSeconds = 6;
+/// A worker with no request for this long exits; the next request forks a new one.
+constexpr int kWorkerIdleMilliseconds = 2000;
 
-/// Runs `work` in a child process limited to kWorkAddressSpaceBytes more address space than the
-/// caller and kWorkCpuSeconds of CPU time, and returns the string it produced. A RewriteError the
-/// work throws is thrown again here, unchanged; any other exception becomes a RewriteError at
-/// `fileName`:1:1. A child stopped by a limit (or by anything else) is a RewriteError at
-/// `fileName`:`line`:`column` saying which bound the input exceeded. The child writes nothing to
-/// the caller's standard streams and runs no exit handlers.
-std::string runBoundedWork(const std::function<std::string()>& work, const std::string& fileName,
-                           int line, int column);
+/// A child process, forked from the caller on the first request, that serves requests one at a
+/// time with `serve` (which runs in the child, on the caller's state as it was at the fork). Each
+/// request may use kWorkCpuSeconds of CPU time and the child kWorkAddressSpaceBytes more address
+/// space than the caller had. The child writes nothing to the caller's standard streams, holds
+/// none of its pipes and sockets, runs none of its signal or exit handlers, and exits when idle for
+/// kWorkerIdleMilliseconds, when its address space grew, or when the caller goes away.
+///
+/// A RewriteError `serve` throws is thrown again by run(), unchanged; any other exception becomes
+/// a RewriteError at `fileName`:1:1. A child stopped by a bound or killed by a signal is a
+/// RewriteError at `fileName`:`line`:`column` saying which bound the input exceeded (or that the
+/// normalizer crashed); the next request forks a new child. Thread-safe: requests are serialized.
+class BoundedWorker {
+ public:
+  using Serve = std::function<std::string(const std::string& request)>;
+  explicit BoundedWorker(Serve serve);
+  ~BoundedWorker();
+  BoundedWorker(const BoundedWorker&) = delete;
+  BoundedWorker& operator=(const BoundedWorker&) = delete;
 
-/// Length-prefixed fields for the child's answer.
+  std::string run(const std::string& request, const std::string& fileName, int line, int column);
+
+ private:
+  void start(const std::string& fileName);
+  void stop();
+  /// Sends the request and reads the answer frame; false when the child went away without one.
+  bool exchange(const std::string& request, std::string& answer);
+  /// Waits for the child, which has ended or is ending, and returns how it ended.
+  int reap();
+
+  Serve serve_;
+  std::mutex mutex_;
+  pid_t pid_ = -1;
+  int socket_ = -1;
+};
+
+/// Length-prefixed fields for requests and answers.
 void putField(std::string& out, const std::string& field);
 /// Reads the next field at `offset` (advanced past it); throws std::runtime_error when truncated.
 std::string takeField(const std::string& in, std::size_t& offset);
