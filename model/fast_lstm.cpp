@@ -287,26 +287,30 @@ Tensor workspace(int64_t rows, int64_t cols) {
 float* floats(Tensor& tensor) { return tensor.data_ptr<float>(); }
 const float* floats(const Tensor& tensor) { return tensor.data_ptr<float>(); }
 
-/// a b (into `out` if given, else a new tensor), its rows split among `parts` threads when the
-/// BLAS takes concurrent calls: each output element is computed as by one call (same blocks of
-/// the inner dimension), so the result does not depend on the number of threads.
+/// Rows per BLAS call in product(): a function of the result's rows alone (at least 64, at most
+/// 16 calls for a tall result), never of the thread count.
+int64_t productBlockRows(int64_t rows) { return std::max<int64_t>(64, (rows / 16 + 63) / 64 * 64); }
+
+/// a b (into `out` if given, else a new tensor), computed as one BLAS call per block of
+/// productBlockRows() result rows, the blocks shared among `parts` threads when the BLAS takes
+/// concurrent calls. The blocks are the same for any number of threads, so the result is too:
+/// a BLAS may sum a row's products in another order when a call has more or fewer rows (OpenBLAS
+/// 0.3.21 on an AVX2 "Zen" core does; on AVX-512 it does not), but not between equal calls.
 Tensor product(const Tensor& a, const Tensor& b, int64_t parts, Tensor* out = nullptr) {
   static const bool concurrentBlas = loadedBlas().concurrentCallsSafe;
   Tensor result = out != nullptr ? *out : torch::empty({a.size(0), b.size(1)}, a.options());
   const int64_t rows = a.size(0);
-  if (parts <= 1 || !concurrentBlas || rows < 64 * parts) {
-    torch::mm_out(result, a, b);
-    return result;
-  }
-  const int64_t block = (rows / parts + 15) / 16 * 16;  // rows per thread, whole blocks of 16
-  onThreads(parts, [&](RankShare share) {
+  const int64_t block = productBlockRows(rows);
+  const int64_t blocks = (rows + block - 1) / block;
+  const auto multiply = [&](RankShare share) {
     torch::NoGradGuard noGrad;  // a new thread starts in grad mode: the backward runs without
-    const int64_t first = std::min(rows, share.part * block);
-    const int64_t count = share.part + 1 == parts ? rows - first : std::min(block, rows - first);
-    if (count <= 0) return;
-    Tensor slice = result.narrow(0, first, count);
-    torch::mm_out(slice, a.narrow(0, first, count), b);
-  });
+    for (int64_t index = share.part; index < blocks; index += share.parts) {
+      const int64_t first = index * block;
+      Tensor slice = result.narrow(0, first, std::min(block, rows - first));
+      torch::mm_out(slice, a.narrow(0, first, slice.size(0)), b);
+    }
+  };
+  onThreads(concurrentBlas ? std::min(parts, blocks) : 1, multiply);
   return result;
 }
 
