@@ -54,10 +54,11 @@ struct RewriteNotes {
   std::vector<std::pair<std::string, std::string>> renames;
 };
 
-/// Normalizes OpenCL C 1.2 sources with Clang, each call in a forked child bounded in memory and
-/// CPU time (rewriter/README.md, "Work is bounded"). Thread-compatible: use one instance per
-/// thread. The shim's precompiled header is built on first use and cached on disk (see
-/// rewriter/README.md). Every method throws RewriteError for input it cannot normalize.
+/// Normalizes OpenCL C 1.2 sources with Clang, each call in a forked worker child (kept while
+/// calls keep coming) bounded in memory and CPU time (rewriter/README.md, "Work is bounded").
+/// Thread-compatible: use one instance per thread (calls on one instance are serialized). The
+/// shim's precompiled header is built on first use and cached on disk (see rewriter/README.md).
+/// Every method throws RewriteError for input it cannot normalize.
 class Normalizer {
  public:
   Normalizer();

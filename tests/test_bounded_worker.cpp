@@ -1,0 +1,122 @@
+// The rewriter's bounded worker: reused across requests, replaced after a death or when idle,
+// holding none of the caller's pipes and running none of its signal handlers.
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "rewriter/internal/bounded_work.hpp"
+#include "rewriter/rewrite_error.hpp"
+
+using deeptune::rewriter::RewriteError;
+using deeptune::rewriter::internal::BoundedWorker;
+
+namespace {
+
+/// A worker whose requests name what to do: "pid", "crash", "signal", "grow", "fail".
+BoundedWorker::Serve testServe() {
+  return [](const std::string& request) -> std::string {
+    if (request == "crash") std::raise(SIGSEGV);
+    if (request == "signal") std::raise(SIGUSR1);
+    if (request == "grow") {  // leaves 64 MiB behind, touched
+      auto* block = new char[64u << 20];
+      std::memset(block, 1, 64u << 20);
+    }
+    if (request == "fail") throw RewriteError("k.cl", 3, 4, "no such kernel");
+    return std::to_string(getpid());
+  };
+}
+
+std::string errorOf(BoundedWorker& worker, const std::string& request) {
+  try {
+    worker.run(request, "k.cl", 1, 1);
+  } catch (const RewriteError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+volatile std::sig_atomic_t handled = 0;
+void countSignal(int) { handled = handled + 1; }
+
+}  // namespace
+
+TEST_CASE("the bounded worker serves request after request in one child", "[rewriter][worker]") {
+  BoundedWorker worker(testServe());
+  const std::string first = worker.run("pid", "k.cl", 1, 1);
+  CHECK(first != std::to_string(getpid()));
+  CHECK(worker.run("pid", "k.cl", 1, 1) == first);
+  CHECK(worker.run("pid", "k.cl", 1, 1) == first);
+  // An error the work throws comes back as it was, and the worker stays.
+  CHECK(errorOf(worker, "fail") == "k.cl:3:4: no such kernel");
+  CHECK(worker.run("pid", "k.cl", 1, 1) == first);
+}
+
+TEST_CASE("a worker that died is replaced on the next request", "[rewriter][worker]") {
+  BoundedWorker worker(testServe());
+  const std::string first = worker.run("pid", "k.cl", 1, 1);
+  const std::string crash = errorOf(worker, "crash");
+  CHECK(crash.find("k.cl:1:1: the normalizer crashed on this input (Segmentation fault") == 0);
+  const std::string second = worker.run("pid", "k.cl", 1, 1);
+  CHECK(second != first);
+  CHECK(worker.run("pid", "k.cl", 1, 1) == second);
+}
+
+TEST_CASE("an idle worker ends, and one that grew is replaced", "[rewriter][worker]") {
+  BoundedWorker worker(testServe());
+  const std::string first = worker.run("pid", "k.cl", 1, 1);
+  std::this_thread::sleep_for(
+      std::chrono::milliseconds(deeptune::rewriter::internal::kWorkerIdleMilliseconds + 500));
+  const std::string afterIdle = worker.run("pid", "k.cl", 1, 1);
+  CHECK(afterIdle != first);
+  CHECK(worker.run("grow", "k.cl", 1, 1) == afterIdle);  // answered, then it makes way
+  CHECK(worker.run("pid", "k.cl", 1, 1) != afterIdle);
+}
+
+TEST_CASE("the worker keeps none of the caller's pipes nor its signal handlers",
+          "[rewriter][worker]") {
+  int ends[2];
+  REQUIRE(pipe(ends) == 0);
+  BoundedWorker worker(testServe());
+  worker.run("pid", "k.cl", 1, 1);  // forked now, while the caller holds both ends
+  close(ends[1]);
+  // The reader sees the end of the pipe at once: no other process holds its write end.
+  pollfd reader{ends[0], POLLIN, 0};
+  REQUIRE(poll(&reader, 1, 2000) == 1);
+  char byte = 0;
+  CHECK(read(ends[0], &byte, 1) == 0);
+  close(ends[0]);
+
+  // A signal the caller handles ends the worker (its default action), not the caller's handler.
+  struct sigaction action {};
+  action.sa_handler = countSignal;
+  struct sigaction previous {};
+  REQUIRE(sigaction(SIGUSR1, &action, &previous) == 0);
+  BoundedWorker handlerWorker(testServe());
+  const std::string message = errorOf(handlerWorker, "signal");
+  sigaction(SIGUSR1, &previous, nullptr);
+  CHECK(message.find("the normalizer crashed on this input (User defined signal 1") !=
+        std::string::npos);
+  CHECK(handled == 0);
+}
+
+TEST_CASE("requests from several threads are served one at a time", "[rewriter][worker]") {
+  BoundedWorker worker(testServe());
+  const std::string pid = worker.run("pid", "k.cl", 1, 1);
+  std::vector<std::string> answers(4);
+  std::vector<std::thread> threads;
+  for (std::string& answer : answers) {
+    threads.emplace_back([&worker, &answer] {
+      for (int i = 0; i < 20; ++i) answer = worker.run("pid", "k.cl", 1, 1);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (const std::string& answer : answers) CHECK(answer == pid);
+}
