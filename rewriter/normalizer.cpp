@@ -9,6 +9,7 @@
 
 #include "data/text_check.hpp"
 #include "rewriter/internal/bounded_work.hpp"
+#include "rewriter/internal/normalizer_request.hpp"
 #include "rewriter/internal/passes.hpp"
 #include "rewriter/rewrite_error.hpp"
 
@@ -212,63 +213,7 @@ auto readAnswer(const std::string& answer, const std::string& fileName, Read rea
 
 constexpr const char* kWarmUpKernel = "__kernel void A(__global int* a) {\n  a[0] = 1;\n}\n";
 
-/// One call of a Normalizer method, as the worker receives it.
-struct Request {
-  enum class Kind : char {
-    Normalize = 'N',
-    Kernels = 'K',
-    Extract = 'X',
-    Coarsen = 'C',
-    Preprocess = 'P',
-    Rename = 'R'
-  };
-  Kind kind = Kind::Normalize;
-  std::string source;
-  std::string fileName;
-  data::SourceOptions options;
-  std::string kernel;
-  int factor = 1;
-  bool stride = false;
-};
-
-void putList(std::string& out, const std::vector<std::string>& items) {
-  internal::putField(out, std::to_string(items.size()));
-  for (const std::string& item : items) internal::putField(out, item);
-}
-
-std::vector<std::string> takeList(const std::string& in, size_t& offset) {
-  std::vector<std::string> items(std::stoul(internal::takeField(in, offset)));
-  for (std::string& item : items) item = internal::takeField(in, offset);
-  return items;
-}
-
-std::string encode(const Request& request) {
-  std::string out(1, static_cast<char>(request.kind));
-  internal::putField(out, request.source);
-  internal::putField(out, request.fileName);
-  putList(out, request.options.defines);
-  putList(out, request.options.includeDirs);
-  internal::putField(out, request.kernel);
-  internal::putField(out, std::to_string(request.factor));
-  internal::putField(out, request.stride ? "1" : "0");
-  return out;
-}
-
-Request decode(const std::string& in) {
-  Request request;
-  request.kind = static_cast<Request::Kind>(in.at(0));
-  size_t offset = 1;
-  request.source = internal::takeField(in, offset);
-  request.fileName = internal::takeField(in, offset);
-  request.options.defines = takeList(in, offset);
-  request.options.includeDirs = takeList(in, offset);
-  request.kernel = internal::takeField(in, offset);
-  request.factor = std::stoi(internal::takeField(in, offset));
-  request.stride = internal::takeField(in, offset) == "1";
-  return request;
-}
-
-std::string serveNormalize(const Request& r, internal::ClangResources& resources) {
+std::string serveNormalize(const internal::Request& r, internal::ClangResources& resources) {
   const Normalized normalized = runPipeline(r.source, r.fileName, resources, r.options);
   std::string out;
   internal::putField(out, normalized.text);
@@ -276,7 +221,7 @@ std::string serveNormalize(const Request& r, internal::ClangResources& resources
   return out;
 }
 
-std::string serveKernels(const Request& r, internal::ClangResources& resources) {
+std::string serveKernels(const internal::Request& r, internal::ClangResources& resources) {
   const auto preprocessed =
       internal::runPreprocessorPass(r.source, r.fileName, resources, r.options);
   std::string out;
@@ -284,7 +229,7 @@ std::string serveKernels(const Request& r, internal::ClangResources& resources) 
   return out;
 }
 
-std::string serveExtract(const Request& r, internal::ClangResources& resources) {
+std::string serveExtract(const internal::Request& r, internal::ClangResources& resources) {
   const Normalized whole = runPipeline(r.source, r.fileName, resources, r.options);
   const KernelName* chosen = nullptr;
   if (r.kernel.empty()) {
@@ -324,7 +269,7 @@ std::string serveExtract(const Request& r, internal::ClangResources& resources) 
   return out;
 }
 
-std::string serveCoarsen(const Request& r, internal::ClangResources& resources) {
+std::string serveCoarsen(const internal::Request& r, internal::ClangResources& resources) {
   const auto preprocessed =
       internal::runPreprocessorPass(r.source, r.fileName, resources, r.options);
   std::string pragmas;  // FP_CONTRACT and EXTENSION change what the kernel computes
@@ -344,19 +289,19 @@ std::string serveCoarsen(const Request& r, internal::ClangResources& resources) 
 }
 
 /// What the worker does with a request: the Normalizer method's stages, its answer serialized.
-std::string serve(const Request& r, internal::ClangResources& resources) {
+std::string serve(const internal::Request& r, internal::ClangResources& resources) {
   switch (r.kind) {
-    case Request::Kind::Normalize:
+    case internal::RequestKind::Normalize:
       return serveNormalize(r, resources);
-    case Request::Kind::Kernels:
+    case internal::RequestKind::Kernels:
       return serveKernels(r, resources);
-    case Request::Kind::Extract:
+    case internal::RequestKind::Extract:
       return serveExtract(r, resources);
-    case Request::Kind::Coarsen:
+    case internal::RequestKind::Coarsen:
       return serveCoarsen(r, resources);
-    case Request::Kind::Preprocess:
+    case internal::RequestKind::Preprocess:
       return internal::runPreprocessorPass(r.source, r.fileName, resources, r.options).text;
-    case Request::Kind::Rename:
+    case internal::RequestKind::Rename:
       return internal::runRenamePass(r.source, r.fileName, resources).text;
   }
   throw std::runtime_error("unknown normalizer request");
@@ -367,13 +312,14 @@ std::string serve(const Request& r, internal::ClangResources& resources) {
 struct Normalizer::Impl {
   internal::ClangResources resources;
   bool warm = false;
-  internal::BoundedWorker worker{
-      [this](const std::string& request) { return serve(decode(request), resources); }};
+  internal::BoundedWorker worker{[this](const std::string& request) {
+    return serve(internal::decodeRequest(request), resources);
+  }};
 
   /// Runs `request` in the bounded worker (internal/bounded_work.hpp), after the input's cheap
   /// checks here, and returns its answer. The first call first normalizes a tiny kernel in this
   /// process, so that the shim's PCH is built or found, and loaded, once for all workers.
-  std::string bounded(const Request& request) {
+  std::string bounded(const internal::Request& request) {
     const LongestStatement longest = checkInput(request.source, request.fileName);
     // Every input runs in the worker, the small ones too: Clang 15 itself crashes on some
     // malformed input (tests/test_rewrite_errors.cpp, "Clang's own crash"), and that must cost
@@ -384,30 +330,18 @@ struct Normalizer::Impl {
     }
     // A long statement is what makes Clang and clang-format work hard; else it is the file.
     const bool blameStatement = longest.tokens >= kMaxStatementTokens / 8;
-    return worker.run(encode(request), request.fileName, blameStatement ? longest.line : 1,
-                      blameStatement ? longest.column : 1);
+    return worker.run(internal::encodeRequest(request), request.fileName,
+                      blameStatement ? longest.line : 1, blameStatement ? longest.column : 1);
   }
 };
 
 Normalizer::Normalizer() : impl_(std::make_unique<Impl>()) {}
 Normalizer::~Normalizer() = default;
 
-namespace {
-Request requestOf(Request::Kind kind, std::string_view source, const std::string& fileName,
-                  const data::SourceOptions& options = {}) {
-  Request request;
-  request.kind = kind;
-  request.source = std::string(source);
-  request.fileName = fileName;
-  request.options = options;
-  return request;
-}
-}  // namespace
-
 std::string Normalizer::normalize(std::string_view source, const std::string& fileName,
                                   const data::SourceOptions& options, RewriteNotes* notes) const {
-  const std::string answer =
-      impl_->bounded(requestOf(Request::Kind::Normalize, source, fileName, options));
+  const std::string answer = impl_->bounded(
+      internal::requestOf(internal::RequestKind::Normalize, source, fileName, options));
   return readAnswer(answer, fileName, [&](const std::string& in, size_t& offset) {
     std::string text = internal::takeField(in, offset);
     RewriteNotes found = takeNotes(in, offset);
@@ -418,8 +352,8 @@ std::string Normalizer::normalize(std::string_view source, const std::string& fi
 
 std::vector<KernelName> Normalizer::kernels(std::string_view source, const std::string& fileName,
                                             const data::SourceOptions& options) const {
-  const std::string answer =
-      impl_->bounded(requestOf(Request::Kind::Kernels, source, fileName, options));
+  const std::string answer = impl_->bounded(
+      internal::requestOf(internal::RequestKind::Kernels, source, fileName, options));
   return readAnswer(answer, fileName, takeNames);
 }
 
@@ -427,7 +361,8 @@ std::string Normalizer::extractKernel(std::string_view source, const std::string
                                       const std::string& kernel, KernelName* chosenName,
                                       const data::SourceOptions& options,
                                       RewriteNotes* notes) const {
-  Request request = requestOf(Request::Kind::Extract, source, fileName, options);
+  internal::Request request =
+      internal::requestOf(internal::RequestKind::Extract, source, fileName, options);
   request.kernel = kernel;
   const std::string answer = impl_->bounded(request);
   return readAnswer(answer, fileName, [&](const std::string& in, size_t& offset) {
@@ -455,7 +390,8 @@ CoarsenedKernel Normalizer::coarsen(std::string_view source, const std::string& 
     throw RewriteError(fileName, 1, 1,
                        "coarsening factor " + std::to_string(factor) + ": expected 2 to 1024");
   }
-  Request request = requestOf(Request::Kind::Coarsen, source, fileName, options);
+  internal::Request request =
+      internal::requestOf(internal::RequestKind::Coarsen, source, fileName, options);
   request.kernel = kernel;
   request.factor = factor;
   request.stride = stride;
@@ -473,12 +409,13 @@ CoarsenedKernel Normalizer::coarsen(std::string_view source, const std::string& 
 
 std::string Normalizer::preprocess(std::string_view source, const std::string& fileName,
                                    const data::SourceOptions& options) const {
-  return impl_->bounded(requestOf(Request::Kind::Preprocess, source, fileName, options));
+  return impl_->bounded(
+      internal::requestOf(internal::RequestKind::Preprocess, source, fileName, options));
 }
 
 std::string Normalizer::renameIdentifiers(std::string_view source,
                                           const std::string& fileName) const {
-  return impl_->bounded(requestOf(Request::Kind::Rename, source, fileName));
+  return impl_->bounded(internal::requestOf(internal::RequestKind::Rename, source, fileName));
 }
 
 }  // namespace deeptune::rewriter
