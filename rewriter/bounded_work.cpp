@@ -283,24 +283,24 @@ int BoundedWorker::reap() {
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
+  forget();
+  return status;
+}
+
+void BoundedWorker::forget() {
   close(socket_);
   pid_ = -1;
   socket_ = -1;
-  return status;
 }
 
 bool BoundedWorker::exchange(const std::string& request, std::string& answer) {
   std::string framed;
   putField(framed, request);
   if (!writeAll(socket_, framed)) return false;
-  uint64_t size = 0;
-  if (!readExactly(socket_, reinterpret_cast<char*>(&size), sizeof size)) return false;
-  if (size > kWorkAddressSpaceBytes) {  // no answer is this large: stop the worker
-    kill(pid_, SIGKILL);
-    return false;
-  }
-  answer.resize(static_cast<std::size_t>(size));
-  return readExactly(socket_, answer.data(), answer.size());
+  if (readFrame(socket_, answer, kWorkAddressSpaceBytes)) return true;
+  // No answer is this large, or the worker ended: stop it (a worker that ended keeps its status).
+  kill(pid_, SIGKILL);
+  return false;
 }
 
 std::string BoundedWorker::run(const std::string& request, const std::string& fileName, int line,
@@ -309,11 +309,7 @@ std::string BoundedWorker::run(const std::string& request, const std::string& fi
   for (int attempt = 0;; ++attempt) {
     if (pid_ > 0) {  // a worker that exited since its last answer (idle, or grown) is replaced
       int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        close(socket_);
-        socket_ = -1;
-      }
+      if (waitpid(pid_, &status, WNOHANG) == pid_) forget();
     }
     if (pid_ < 0) start(fileName);
     std::string answer;

@@ -46,6 +46,8 @@ class BoundedWorker {
   bool exchange(const std::string& request, std::string& answer);
   /// Waits for the child, which has ended or is ending, and returns how it ended.
   int reap();
+  /// Drops the (reaped) child: its socket closed, none started.
+  void forget();
 
   Serve serve_;
   std::mutex mutex_;
