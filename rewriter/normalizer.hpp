@@ -111,8 +111,13 @@ class Normalizer {
 /// Stage 4: removes every `__attribute__((...))` (balanced parentheses).
 std::string stripAttributes(std::string_view source);
 
-/// Stage 5: libFormat with the paper's style, then trims surrounding whitespace.
+/// Stage 5: libFormat with the paper's style, then trims surrounding whitespace. Over-long
+/// lines are broken with their operands as atoms (rewriter/README.md, "Formatting long lines"):
+/// the same text as formatSourceInOnePass, without its cost on long expressions.
 std::string formatSource(std::string_view source);
+
+/// Stage 5 as one libFormat pass over the whole text: what formatSource must equal (tests).
+std::string formatSourceInOnePass(std::string_view source);
 
 /// Stage 7: leading whitespace removed; in the declaration that owns the first '{' (the
 /// prototype), whitespace runs up to that '{' become one space. Declarations before it (a whole

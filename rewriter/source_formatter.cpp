@@ -2,17 +2,23 @@
 #include <clang/Format/Format.h>
 #include <clang/Tooling/Core/Replacement.h>
 
+#include <optional>
 #include <regex>
 
+#include "rewriter/internal/line_atoms.hpp"
 #include "rewriter/normalizer.hpp"
 
 namespace deeptune::rewriter {
 namespace {
 
-clang::format::FormatStyle paperStyle() {
+constexpr unsigned kColumnLimit = 500;
+/// A limit no line reaches (inputs are at most 4 MiB, statements at most 8,192 tokens).
+constexpr unsigned kOutOfReach = 1u << 20;
+
+clang::format::FormatStyle paperStyle(unsigned columnLimit) {
   using clang::format::FormatStyle;
   FormatStyle style = clang::format::getGoogleStyle(FormatStyle::LK_Cpp);
-  style.ColumnLimit = 500;
+  style.ColumnLimit = columnLimit;
   style.IndentWidth = 2;
   style.AllowShortBlocksOnASingleLine = FormatStyle::SBS_Never;
   style.AllowShortCaseLabelsOnASingleLine = false;
@@ -47,19 +53,56 @@ std::string trim(std::string_view text) {
   return std::string(text.substr(first, last - first + 1));
 }
 
-}  // namespace
-
-std::string formatSource(std::string_view source) {
-  static const clang::format::FormatStyle style = paperStyle();
+/// One libFormat pass over the whole text with `style`.
+std::string reformatted(const clang::format::FormatStyle& style, std::string_view source) {
   const llvm::StringRef code(source.data(), source.size());
   const clang::tooling::Replacements replacements = clang::format::reformat(
       style, code, {clang::tooling::Range(0, static_cast<unsigned>(code.size()))}, "kernel.cl");
   auto formatted = clang::tooling::applyAllReplacements(code, replacements);
   if (!formatted) {
     llvm::consumeError(formatted.takeError());
-    return trim(source);  // libFormat's own edits never conflict; keep the text if they did
+    return std::string(source);  // libFormat's own edits never conflict; keep the text if they did
   }
-  return trim(undoArrayPointerCastSpace(*formatted));
+  return *formatted;
+}
+
+}  // namespace
+
+namespace internal {
+
+/// One pass with the paper's style, the fast way (rewriter/README.md, "Formatting long lines"):
+/// first a pass with no limit in reach, which lays each unwrapped line on one line and costs no
+/// line-breaking search. When every line then fits, that is the answer. Otherwise the operands
+/// become atoms (internal/line_atoms.hpp), the paper's style breaks the atomized text (a search
+/// over a few operators instead of every token of every operand) and the atoms go back;
+/// whatever does not line up falls back to the one slow pass.
+RoutedFormat formatRouted(std::string_view source) {
+  static const clang::format::FormatStyle style = paperStyle(kColumnLimit);
+  static const clang::format::FormatStyle wideStyle = paperStyle(kOutOfReach);
+  std::string wide = reformatted(wideStyle, source);
+  // Columns are counted as bytes below; a tab left in a literal is wider: the slow pass.
+  if (wide.find('\t') != std::string::npos) {
+    return {reformatted(style, source), FormatRoute::OnePass};
+  }
+  if (!hasLineWiderThan(wide, kColumnLimit)) return {std::move(wide), FormatRoute::NoLongLine};
+  if (const auto atomized = atomizeLongLines(wide, kColumnLimit)) {
+    if (auto restored =
+            restoreAtoms(reformatted(style, atomized->text), *atomized, wide, kColumnLimit)) {
+      return {std::move(*restored), FormatRoute::Atoms};
+    }
+  }
+  return {reformatted(style, source), FormatRoute::OnePass};
+}
+
+}  // namespace internal
+
+std::string formatSource(std::string_view source) {
+  return trim(undoArrayPointerCastSpace(internal::formatRouted(source).text));
+}
+
+std::string formatSourceInOnePass(std::string_view source) {
+  static const clang::format::FormatStyle style = paperStyle(kColumnLimit);
+  return trim(undoArrayPointerCastSpace(reformatted(style, source)));
 }
 
 }  // namespace deeptune::rewriter

@@ -1,0 +1,322 @@
+// Operands of over-long lines as same-width atoms for libFormat's line-breaking search, and back.
+#include "rewriter/internal/line_atoms.hpp"
+
+#include <clang/Basic/LangOptions.h>
+#include <clang/Lex/Lexer.h>
+
+#include <algorithm>
+#include <set>
+#include <string_view>
+#include <utility>
+
+namespace deeptune::rewriter::internal {
+namespace {
+
+namespace tok = clang::tok;
+
+struct Token {
+  size_t begin = 0;
+  size_t end = 0;
+  tok::TokenKind kind = tok::unknown;
+};
+
+/// The tokens of one line (NUL-terminated, as Clang's lexer requires), with their offsets.
+std::vector<Token> lexLine(const std::string& line) {
+  clang::LangOptions language;
+  language.OpenCL = true;
+  language.OpenCLVersion = 120;
+  language.C99 = true;
+  clang::Lexer lexer(clang::SourceLocation(), language, line.data(), line.data(),
+                     line.data() + line.size());
+  std::vector<Token> tokens;
+  clang::Token token;
+  while (true) {
+    lexer.LexFromRawLexer(token);
+    if (token.is(tok::eof)) break;
+    const auto end = static_cast<size_t>(lexer.getBufferLocation() - line.data());
+    tokens.push_back({end - token.getLength(), end, token.getKind()});
+  }
+  return tokens;
+}
+
+bool isBinaryOrAssignment(tok::TokenKind kind) {
+  switch (kind) {
+    case tok::plus:
+    case tok::minus:
+    case tok::star:
+    case tok::slash:
+    case tok::percent:
+    case tok::amp:
+    case tok::pipe:
+    case tok::caret:
+    case tok::less:
+    case tok::greater:
+    case tok::lessequal:
+    case tok::greaterequal:
+    case tok::equalequal:
+    case tok::exclaimequal:
+    case tok::ampamp:
+    case tok::pipepipe:
+    case tok::lessless:
+    case tok::greatergreater:
+    case tok::equal:
+    case tok::plusequal:
+    case tok::minusequal:
+    case tok::starequal:
+    case tok::slashequal:
+    case tok::percentequal:
+    case tok::ampequal:
+    case tok::pipeequal:
+    case tok::caretequal:
+    case tok::lesslessequal:
+    case tok::greatergreaterequal:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/// Words that never start an operand (statements, types, qualifiers, type operators).
+bool isKeyword(std::string_view word) {
+  static const std::set<std::string_view> keywords = {
+      "if",          "else",         "while",        "for",       "do",         "switch",
+      "case",        "default",      "return",       "goto",      "break",      "continue",
+      "sizeof",      "vec_step",     "typedef",      "struct",    "union",      "enum",
+      "const",       "volatile",     "restrict",     "static",    "extern",     "inline",
+      "register",    "auto",         "signed",       "unsigned",  "void",       "char",
+      "short",       "int",          "long",         "float",     "double",     "bool",
+      "half",        "__global",     "global",       "__local",   "local",      "__constant",
+      "constant",    "__private",    "private",      "__kernel",  "kernel",     "__attribute__",
+      "__read_only", "__write_only", "__read_write", "read_only", "write_only", "read_write",
+      "__inline",    "__restrict",   "_Bool"};
+  return keywords.count(word) != 0;
+}
+
+class LineAtomizer {
+ public:
+  LineAtomizer(std::string line, std::vector<std::string>& atoms)
+      : line_(std::move(line)), tokens_(lexLine(line_)), atoms_(atoms) {}
+
+  /// Whether libFormat read a '<' or '>' of the line as a template's bracket (no space beside it,
+  /// where it spaces a comparison): its line-breaking penalties for such a line differ enough
+  /// that the best break can fall inside an operand (found by tests/test_source_formatter.cpp).
+  bool hasTemplateBracket() const {
+    for (const Token& token : tokens_) {
+      if (token.kind != tok::less && token.kind != tok::greater) continue;
+      const bool spaced = token.begin > 0 && line_[token.begin - 1] == ' ' &&
+                          token.end < line_.size() && line_[token.end] == ' ';
+      if (!spaced) return true;
+    }
+    return false;
+  }
+
+  /// The line with each qualifying operand replaced by its placeholder.
+  std::string atomized() {
+    std::string out;
+    size_t copied = 0;
+    for (size_t i = 0; i < tokens_.size(); ++i) {
+      const size_t last = operandEnd(i);
+      if (last == kNone) continue;
+      const size_t begin = tokens_[i].begin, end = tokens_[last].end;
+      out.append(line_, copied, begin - copied);
+      out += '0';
+      out.append(end - begin - 1, '7');
+      atoms_.push_back(line_.substr(begin, end - begin));
+      copied = end;
+      i = last;
+    }
+    out.append(line_, copied, std::string::npos);
+    return out;
+  }
+
+ private:
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+
+  std::string_view text(size_t i) const {
+    return std::string_view(line_).substr(tokens_[i].begin, tokens_[i].end - tokens_[i].begin);
+  }
+  bool is(size_t i, tok::TokenKind kind) const {
+    return i < tokens_.size() && tokens_[i].kind == kind;
+  }
+  bool opensGroup(size_t i) const { return is(i, tok::l_paren) || is(i, tok::l_square); }
+
+  /// The index of the bracket closing the one at `open`, or kNone past a brace, ';' or a literal.
+  size_t closing(size_t open) const {
+    int depth = 0;
+    for (size_t i = open; i < tokens_.size(); ++i) {
+      switch (tokens_[i].kind) {
+        case tok::l_paren:
+        case tok::l_square:
+          ++depth;
+          break;
+        case tok::r_paren:
+        case tok::r_square:
+          if (--depth == 0) return i;
+          break;
+        case tok::l_brace:
+        case tok::r_brace:
+        case tok::semi:
+        case tok::string_literal:
+        case tok::char_constant:
+        case tok::unknown:
+          return kNone;
+        default:
+          break;
+      }
+    }
+    return kNone;
+  }
+
+  /// Whether an operand may start after token `i - 1` (an operator, an opening bracket, ...).
+  /// Not after '>': libFormat may read it as a template's closer, which a call's '(' follows.
+  bool operandPosition(size_t i) const {
+    if (i == 0) return true;
+    const tok::TokenKind before = tokens_[i - 1].kind;
+    if (before == tok::greater) return false;
+    if (isBinaryOrAssignment(before)) return true;
+    switch (before) {
+      case tok::l_paren:
+      case tok::l_square:
+      case tok::comma:
+      case tok::question:
+      case tok::colon:
+      case tok::exclaim:
+      case tok::tilde:
+        return true;
+      case tok::raw_identifier:
+        return text(i - 1) == "return";
+      default:
+        return false;
+    }
+  }
+
+  /// Whether token `i` may follow an operand that stays one (an operator, a closer, ...). Not
+  /// '<': after a name or ']' libFormat may read it as a template opener, after a number never.
+  bool operandFollows(size_t i) const {
+    if (i >= tokens_.size() || is(i, tok::less)) return false;
+    const tok::TokenKind after = tokens_[i].kind;
+    if (isBinaryOrAssignment(after)) return true;
+    switch (after) {
+      case tok::r_paren:
+      case tok::r_square:
+      case tok::comma:
+      case tok::semi:
+      case tok::question:
+      case tok::colon:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /// `(type)` or `(type*)`: possibly a cast, which libFormat reads with what follows it.
+  bool possibleCast(size_t open, size_t close) const {
+    for (size_t i = open + 1; i < close; ++i) {
+      if (!is(i, tok::raw_identifier) && !is(i, tok::star)) return false;
+    }
+    return true;
+  }
+
+  /// The last token of the operand starting at `i`, when it qualifies as an atom; else kNone.
+  size_t operandEnd(size_t i) const {
+    if (!operandPosition(i)) return kNone;
+    size_t last = kNone;
+    if (is(i, tok::l_paren)) {
+      last = closing(i);
+      if (last == kNone || possibleCast(i, last)) return kNone;
+      while (last != kNone && is(last + 1, tok::l_square)) last = closing(last + 1);
+    } else if (is(i, tok::raw_identifier) && !isKeyword(text(i)) && opensGroup(i + 1)) {
+      last = i;
+      while (last != kNone && opensGroup(last + 1)) last = closing(last + 1);
+    }
+    if (last == kNone || !operandFollows(last + 1)) return kNone;
+    const size_t width = tokens_[last].end - tokens_[i].begin;
+    if (width < 6 || width > kMaxAtomWidth) return kNone;
+    const std::string_view operand = std::string_view(line_).substr(tokens_[i].begin, width);
+    const bool ascii = std::all_of(operand.begin(), operand.end(),
+                                   [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    return ascii ? last : kNone;
+  }
+
+  std::string line_;
+  std::vector<Token> tokens_;
+  std::vector<std::string>& atoms_;
+};
+
+constexpr std::string_view kPlaceholderStart = "077777";  // every placeholder begins so
+
+bool isSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/// `restored` and `wide` hold the same characters and, except where `restored` breaks a line,
+/// the same whitespace between them.
+bool sameTextUpToBreaks(std::string_view restored, std::string_view wide) {
+  size_t r = 0, w = 0;
+  while (true) {
+    const size_t runR = r, runW = w;
+    while (r < restored.size() && isSpace(restored[r])) ++r;
+    while (w < wide.size() && isSpace(wide[w])) ++w;
+    const std::string_view spaceR = restored.substr(runR, r - runR);
+    if (spaceR.find('\n') == std::string_view::npos && spaceR != wide.substr(runW, w - runW)) {
+      return false;
+    }
+    if (r == restored.size() || w == wide.size()) return r == restored.size() && w == wide.size();
+    if (restored[r++] != wide[w++]) return false;
+  }
+}
+
+}  // namespace
+
+bool hasLineWiderThan(std::string_view text, unsigned columnLimit) {
+  size_t start = 0;
+  for (size_t end = text.find('\n');; end = text.find('\n', start)) {
+    if (end == std::string_view::npos) return text.size() - start > columnLimit;
+    if (end - start > columnLimit) return true;
+    start = end + 1;
+  }
+}
+
+std::optional<AtomizedText> atomizeLongLines(const std::string& wide, unsigned columnLimit) {
+  if (wide.find(kPlaceholderStart) != std::string::npos || !hasLineWiderThan(wide, columnLimit)) {
+    return std::nullopt;
+  }
+  AtomizedText result;
+  size_t start = 0;
+  while (start <= wide.size()) {
+    size_t end = wide.find('\n', start);
+    if (end == std::string::npos) end = wide.size();
+    LineAtomizer line(wide.substr(start, end - start), result.atoms);
+    if (end - start > columnLimit && line.hasTemplateBracket()) return std::nullopt;
+    result.text += line.atomized();
+    if (end < wide.size()) result.text += '\n';
+    start = end + 1;
+  }
+  if (result.atoms.empty()) return std::nullopt;
+  return result;
+}
+
+std::optional<std::string> restoreAtoms(const std::string& formatted, const AtomizedText& atomized,
+                                        const std::string& wide, unsigned columnLimit) {
+  std::string restored;
+  size_t copied = 0, next = 0;
+  for (size_t at = formatted.find(kPlaceholderStart); at != std::string::npos;
+       at = formatted.find(kPlaceholderStart, copied)) {
+    size_t end = at + 1;
+    while (end < formatted.size() && formatted[end] == '7') ++end;
+    if (next == atomized.atoms.size() || end - at != atomized.atoms[next].size()) {
+      return std::nullopt;
+    }
+    restored.append(formatted, copied, at - copied);
+    restored += atomized.atoms[next++];
+    copied = end;
+  }
+  restored.append(formatted, copied, std::string::npos);
+  if (next != atomized.atoms.size() || !sameTextUpToBreaks(restored, wide) ||
+      hasLineWiderThan(restored, columnLimit)) {
+    return std::nullopt;
+  }
+  return restored;
+}
+
+}  // namespace deeptune::rewriter::internal
