@@ -53,15 +53,16 @@ std::string trim(std::string_view text) {
   return std::string(text.substr(first, last - first + 1));
 }
 
-/// One libFormat pass over the whole text with `style`.
-std::string reformatted(const clang::format::FormatStyle& style, std::string_view source) {
+/// One libFormat pass over the whole text with `style`. libFormat's lexer reads up to a NUL
+/// after the text, so the text is a std::string (a string_view's end is not terminated).
+std::string reformatted(const clang::format::FormatStyle& style, const std::string& source) {
   const llvm::StringRef code(source.data(), source.size());
   const clang::tooling::Replacements replacements = clang::format::reformat(
       style, code, {clang::tooling::Range(0, static_cast<unsigned>(code.size()))}, "kernel.cl");
   auto formatted = clang::tooling::applyAllReplacements(code, replacements);
   if (!formatted) {
     llvm::consumeError(formatted.takeError());
-    return std::string(source);  // libFormat's own edits never conflict; keep the text if they did
+    return source;  // libFormat's own edits never conflict; keep the text if they did
   }
   return *formatted;
 }
@@ -76,9 +77,10 @@ namespace internal {
 /// become atoms (internal/line_atoms.hpp), the paper's style breaks the atomized text (a search
 /// over a few operators instead of every token of every operand) and the atoms go back;
 /// whatever does not line up falls back to the one slow pass.
-RoutedFormat formatRouted(std::string_view source) {
+RoutedFormat formatRouted(std::string_view text) {
   static const clang::format::FormatStyle style = paperStyle(kColumnLimit);
   static const clang::format::FormatStyle wideStyle = paperStyle(kOutOfReach);
+  const std::string source(text);
   std::string wide = reformatted(wideStyle, source);
   // Columns are counted as bytes below; a tab left in a literal is wider: the slow pass.
   if (wide.find('\t') != std::string::npos) {
@@ -102,7 +104,7 @@ std::string formatSource(std::string_view source) {
 
 std::string formatSourceInOnePass(std::string_view source) {
   static const clang::format::FormatStyle style = paperStyle(kColumnLimit);
-  return trim(undoArrayPointerCastSpace(reformatted(style, source)));
+  return trim(undoArrayPointerCastSpace(reformatted(style, std::string(source))));
 }
 
 }  // namespace deeptune::rewriter

@@ -201,6 +201,15 @@ TEST_CASE("formatting with atoms gives one libFormat pass's text on random long 
   CHECK(routes[internal::FormatRoute::Atoms] >= 40);
 }
 
+TEST_CASE("stage 5 takes any view of text, an empty one without a buffer too",
+          "[rewriter][format]") {
+  // Found by the format fuzz target: libFormat read past a view that was not NUL-terminated.
+  CHECK(formatSource(std::string_view()).empty());
+  CHECK(formatSourceInOnePass(std::string_view()).empty());
+  const std::string text = "int f(){return 1;}int g;";
+  CHECK(formatSource(std::string_view(text).substr(0, 18)) == "int f() {\n  return 1;\n}");
+}
+
 TEST_CASE("atoms are the operands between operators, not casts, calls' heads or members",
           "[rewriter][format]") {
   const std::string wide =
