@@ -110,6 +110,12 @@ class LineAtomizer {
     return false;
   }
 
+  const std::string& line() const { return line_; }
+  const std::vector<Token>& tokens() const { return tokens_; }
+  std::string_view text(size_t i) const {
+    return std::string_view(line_).substr(tokens_[i].begin, tokens_[i].end - tokens_[i].begin);
+  }
+
   /// The line with each qualifying operand replaced by its placeholder.
   std::string atomized() {
     std::string out;
@@ -132,9 +138,6 @@ class LineAtomizer {
  private:
   static constexpr size_t kNone = static_cast<size_t>(-1);
 
-  std::string_view text(size_t i) const {
-    return std::string_view(line_).substr(tokens_[i].begin, tokens_[i].end - tokens_[i].begin);
-  }
   bool is(size_t i, tok::TokenKind kind) const {
     return i < tokens_.size() && tokens_[i].kind == kind;
   }
@@ -243,6 +246,57 @@ class LineAtomizer {
   std::vector<std::string>& atoms_;
 };
 
+/// Follows the braces of `wide` line by line, to tell which lines are whole statements of a
+/// function body: the only lines whose operands become atoms. Elsewhere libFormat reads a line
+/// otherwise (a file-scope line may be a declaration, whose break penalties differ), and in text
+/// it could not parse into lines (unbalanced brackets) a line may continue another.
+class StatementLines {
+ public:
+  /// Whether `line` is a statement at the indentation of its block, inside function bodies only,
+  /// after a line that ended a statement or opened or closed a block, with no brace of its own.
+  bool isStatement(const LineAtomizer& line) const {
+    const std::vector<Token>& tokens = line.tokens();
+    if (broken_ || bodies_.empty() || tokens.empty() || tokens.back().kind != tok::semi)
+      return false;
+    if (previous_ != tok::semi && previous_ != tok::l_brace && previous_ != tok::r_brace) {
+      return false;
+    }
+    if (tokens.front().begin != 2 * bodies_.size()) return false;  // a brace-less body, a label
+    for (const Token& token : tokens) {
+      if (token.kind == tok::l_brace || token.kind == tok::r_brace) return false;
+    }
+    return std::all_of(bodies_.begin(), bodies_.end(), [](bool body) { return body; });
+  }
+
+  /// Takes in the braces of `line`.
+  void advance(const LineAtomizer& line) {
+    const std::vector<Token>& tokens = line.tokens();
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      if (tokens[i].kind == tok::l_brace) {
+        // A function's or a control statement's body follows ')', 'else' or 'do'; a bare block
+        // stands in a body; anything else opens a struct, an enum or an initializer.
+        const bool afterWord =
+            previous_ == tok::raw_identifier && (previousText_ == "else" || previousText_ == "do");
+        const bool bareBlock =
+            (previous_ == tok::semi || previous_ == tok::l_brace || previous_ == tok::r_brace) &&
+            !bodies_.empty() && bodies_.back();
+        bodies_.push_back(previous_ == tok::r_paren || afterWord || bareBlock);
+      } else if (tokens[i].kind == tok::r_brace) {
+        if (bodies_.empty()) broken_ = true;
+        if (!bodies_.empty()) bodies_.pop_back();
+      }
+      previous_ = tokens[i].kind;
+      previousText_ = std::string(line.text(i));
+    }
+  }
+
+ private:
+  std::vector<bool> bodies_;  ///< per open brace: whether it opened a body
+  tok::TokenKind previous_ = tok::semi;
+  std::string previousText_;
+  bool broken_ = false;  ///< a '}' closed nothing: the text is not what libFormat's lines expect
+};
+
 constexpr std::string_view kPlaceholderStart = "077777";  // every placeholder begins so
 
 bool isSpace(char c) {
@@ -282,13 +336,18 @@ std::optional<AtomizedText> atomizeLongLines(const std::string& wide, unsigned c
     return std::nullopt;
   }
   AtomizedText result;
+  StatementLines statements;
   size_t start = 0;
   while (start <= wide.size()) {
     size_t end = wide.find('\n', start);
     if (end == std::string::npos) end = wide.size();
     LineAtomizer line(wide.substr(start, end - start), result.atoms);
-    if (end - start > columnLimit && line.hasTemplateBracket()) return std::nullopt;
-    result.text += line.atomized();
+    // A long line that is not such a statement, or where libFormat read a template bracket,
+    // keeps its tokens: libFormat searches it in full, as in the one slow pass.
+    const bool atomize =
+        statements.isStatement(line) && !(end - start > columnLimit && line.hasTemplateBracket());
+    result.text += atomize ? line.atomized() : line.line();
+    statements.advance(line);
     if (end < wide.size()) result.text += '\n';
     start = end + 1;
   }

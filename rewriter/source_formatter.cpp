@@ -15,7 +15,7 @@ constexpr unsigned kColumnLimit = 500;
 /// A limit no line reaches (inputs are at most 4 MiB, statements at most 8,192 tokens).
 constexpr unsigned kOutOfReach = 1u << 20;
 
-clang::format::FormatStyle paperStyle(unsigned columnLimit) {
+clang::format::FormatStyle styleWithColumnLimit(unsigned columnLimit) {
   using clang::format::FormatStyle;
   FormatStyle style = clang::format::getGoogleStyle(FormatStyle::LK_Cpp);
   style.ColumnLimit = columnLimit;
@@ -27,6 +27,16 @@ clang::format::FormatStyle paperStyle(unsigned columnLimit) {
   style.AllowShortIfStatementsOnASingleLine = FormatStyle::SIS_Never;
   style.DerivePointerAlignment = false;
   style.PointerAlignment = FormatStyle::PAS_Left;
+  return style;
+}
+
+/// The paper's style, and the same with no column limit in reach.
+const clang::format::FormatStyle& paperStyle() {
+  static const clang::format::FormatStyle style = styleWithColumnLimit(kColumnLimit);
+  return style;
+}
+const clang::format::FormatStyle& wideStyle() {
+  static const clang::format::FormatStyle style = styleWithColumnLimit(kOutOfReach);
   return style;
 }
 
@@ -78,22 +88,20 @@ namespace internal {
 /// over a few operators instead of every token of every operand) and the atoms go back;
 /// whatever does not line up falls back to the one slow pass.
 RoutedFormat formatRouted(std::string_view text) {
-  static const clang::format::FormatStyle style = paperStyle(kColumnLimit);
-  static const clang::format::FormatStyle wideStyle = paperStyle(kOutOfReach);
   const std::string source(text);
-  std::string wide = reformatted(wideStyle, source);
+  std::string wide = reformatted(wideStyle(), source);
   // Columns are counted as bytes below; a tab left in a literal is wider: the slow pass.
   if (wide.find('\t') != std::string::npos) {
-    return {reformatted(style, source), FormatRoute::OnePass};
+    return {reformatted(paperStyle(), source), FormatRoute::OnePass};
   }
   if (!hasLineWiderThan(wide, kColumnLimit)) return {std::move(wide), FormatRoute::NoLongLine};
   if (const auto atomized = atomizeLongLines(wide, kColumnLimit)) {
-    if (auto restored =
-            restoreAtoms(reformatted(style, atomized->text), *atomized, wide, kColumnLimit)) {
+    if (auto restored = restoreAtoms(reformatted(paperStyle(), atomized->text), *atomized, wide,
+                                     kColumnLimit)) {
       return {std::move(*restored), FormatRoute::Atoms};
     }
   }
-  return {reformatted(style, source), FormatRoute::OnePass};
+  return {reformatted(paperStyle(), source), FormatRoute::OnePass};
 }
 
 }  // namespace internal
@@ -103,8 +111,7 @@ std::string formatSource(std::string_view source) {
 }
 
 std::string formatSourceInOnePass(std::string_view source) {
-  static const clang::format::FormatStyle style = paperStyle(kColumnLimit);
-  return trim(undoArrayPointerCastSpace(reformatted(style, std::string(source))));
+  return trim(undoArrayPointerCastSpace(reformatted(paperStyle(), std::string(source))));
 }
 
 }  // namespace deeptune::rewriter

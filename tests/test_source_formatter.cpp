@@ -2,14 +2,13 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <random>
 #include <set>
-#include <sstream>
 
 #include "data/datasets.hpp"
+#include "data/file_io.hpp"
 #include "rewriter/internal/line_atoms.hpp"
 #include "rewriter/normalizer.hpp"
 #include "tests/test_paths.hpp"
@@ -33,15 +32,11 @@ std::string squashed(const std::string& text) {
   return out;
 }
 
+/// `lines` as the body of a function, the context whose statements get atoms.
+std::string inBody(const std::string& lines) { return "void f() {\n" + lines + "\n}"; }
+
 /// The placeholder of an atom `width` characters wide.
 std::string placeholder(size_t width) { return "0" + std::string(width - 1, '7'); }
-
-std::string readText(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /// Random OpenCL expressions of the shapes that make long lines: sums and products of
 /// parenthesized groups, subscripts, calls, casts, unary operators, comparisons and ternaries.
@@ -176,7 +171,7 @@ TEST_CASE("formatting with atoms gives one libFormat pass's text on the project'
     for (const auto& entry :
          fs::recursive_directory_iterator(deeptune::test::sourceDir() + folder)) {
       if (entry.path().extension() != ".cl") continue;
-      const std::string text = readText(entry.path());
+      const std::string text = deeptune::data::readFileBytes(entry.path().string(), 1 << 20);
       INFO(entry.path().string());
       CHECK(formatSource(text) == formatSourceInOnePass(text));
       CHECK(formatSource(squashed(text)) == formatSourceInOnePass(squashed(text)));
@@ -212,9 +207,10 @@ TEST_CASE("stage 5 takes any view of text, an empty one without a buffer too",
 
 TEST_CASE("atoms are the operands between operators, not casts, calls' heads or members",
           "[rewriter][format]") {
-  const std::string wide =
+  const std::string statement =
       "  x = (a + b) * c[i + 1] - fma(y, z, w) + (float)q - sizeof(int) + (p).s0 + "
       "(long)(r) + f(\"str\") + (g + h) h2;";
+  const std::string wide = inBody(statement);
   const auto atomized = internal::atomizeLongLines(wide, 40);
   REQUIRE(atomized);
   CHECK(atomized->atoms == std::vector<std::string>{"(a + b)", "c[i + 1]", "fma(y, z, w)"});
@@ -224,25 +220,48 @@ TEST_CASE("atoms are the operands between operators, not casts, calls' heads or 
         std::string::npos);
 
   CHECK_FALSE(internal::atomizeLongLines(wide, 500));  // no line over the limit
-  CHECK_FALSE(internal::atomizeLongLines("  x = 0777777 + (a + b) + (c + d) + (e + f);", 10));
-  CHECK_FALSE(internal::atomizeLongLines("  return x + y + z + w + v + u + t;", 10));
+  CHECK_FALSE(internal::atomizeLongLines(inBody("  x = 0777777 + (a + b) + (c + d);"), 10));
+  CHECK_FALSE(internal::atomizeLongLines(inBody("  return x + y + z + w + v + u + t;"), 10));
+}
+
+TEST_CASE("only whole statements of function bodies get atoms", "[rewriter][format]") {
+  const std::string sum = "x = (a + b) + (c + d) + (e + f) + (g + h);";
+  auto atomsOf = [](const std::string& wide) {
+    const auto atomized = internal::atomizeLongLines(wide, 30);
+    return atomized ? atomized->atoms.size() : 0;
+  };
+  CHECK(atomsOf(inBody("  " + sum)) == 4);
+  CHECK(atomsOf("void f() {\n  if (c) {\n    " + sum + "\n  }\n}") == 4);  // nested bodies
+  CHECK(atomsOf("void f() {\n  {\n    " + sum + "\n  }\n}") == 4);         // a bare block
+  // Not: at file scope (a declaration to libFormat), in an initializer or a struct, a brace-less
+  // body, a line that does not follow a statement's end, a line with a brace, after a '}' that
+  // closed nothing (text libFormat could not split into lines).
+  CHECK(atomsOf(sum) == 0);
+  CHECK(atomsOf("float t[] = {\n  " + sum + "\n};") == 0);
+  CHECK(atomsOf("struct s {\n  " + sum + "\n};") == 0);
+  CHECK(atomsOf("void f() {\n  if (c)\n    " + sum + "\n}") == 0);
+  CHECK(atomsOf("void f() {\n  y = g(a,\n  " + sum + "\n}") == 0);
+  CHECK(atomsOf("void f() {\n  " + sum + " {\n}") == 0);
+  CHECK(atomsOf("}\nvoid f() {\n  " + sum + "\n}") == 0);
+  // A long line where libFormat read a template bracket keeps its tokens.
+  CHECK(atomsOf(inBody("  x = (a + b) + (c + d) + e<f> (g + h);")) == 0);
 }
 
 TEST_CASE("atoms go back only where the formatted text still lines up", "[rewriter][format]") {
-  const std::string wide = "  x = (a + b) * c[i + 1] - (d + e);";
+  const std::string wide = inBody("  x = (a + b) * c[i + 1] - (d + e);");
   const auto atomized = internal::atomizeLongLines(wide, 20);
   REQUIRE(atomized);
   REQUIRE(atomized->atoms.size() == 3);
   const std::string head = "  x = " + placeholder(7) + " * " + placeholder(8) + " -";
-  const std::string broken = head + "\n      " + placeholder(7) + ";";
+  const std::string broken = inBody(head + "\n      " + placeholder(7) + ";");
   CHECK(internal::restoreAtoms(broken, *atomized, wide, 30) ==
-        "  x = (a + b) * c[i + 1] -\n      (d + e);");
+        inBody("  x = (a + b) * c[i + 1] -\n      (d + e);"));
   // A placeholder lost, one of another width, spacing changed on a line, a line over the limit.
-  CHECK_FALSE(internal::restoreAtoms(head + "\n      d;", *atomized, wide, 30));
-  CHECK_FALSE(
-      internal::restoreAtoms(head + "\n      " + placeholder(8) + ";", *atomized, wide, 30));
-  CHECK_FALSE(internal::restoreAtoms(
-      "  x = " + placeholder(7) + " *" + placeholder(8) + " -\n      " + placeholder(7) + ";",
-      *atomized, wide, 30));
+  CHECK_FALSE(internal::restoreAtoms(inBody(head + "\n      d;"), *atomized, wide, 30));
+  CHECK_FALSE(internal::restoreAtoms(inBody(head + "\n      " + placeholder(8) + ";"), *atomized,
+                                     wide, 30));
+  CHECK_FALSE(internal::restoreAtoms(inBody("  x = " + placeholder(7) + " *" + placeholder(8) +
+                                            " -\n      " + placeholder(7) + ";"),
+                                     *atomized, wide, 30));
   CHECK_FALSE(internal::restoreAtoms(broken, *atomized, wide, 20));
 }

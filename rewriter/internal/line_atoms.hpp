@@ -8,7 +8,7 @@
 
 namespace deeptune::rewriter::internal {
 
-/// Text whose operands on over-long lines were replaced by placeholders of the same width.
+/// Text whose operands were replaced by placeholders of the same width.
 struct AtomizedText {
   std::string text;
   std::vector<std::string> atoms;  ///< the replaced operands, in text order
@@ -23,8 +23,10 @@ bool hasLineWiderThan(std::string_view text, unsigned columnLimit);
 /// and subscript groups, standing between operators (`... + (a[i] - b[i]) * ...`), 6 to
 /// kMaxAtomWidth columns wide, with no literal, brace or ';' inside, not a possible cast. Each
 /// becomes a numeric literal of the same width (`0777...`), so every line keeps its columns and
-/// its operators; the lines that fit are atomized too (fewer tokens for libFormat to read). nullopt
-/// when no line is too wide, no operand qualifies, or the text holds a placeholder-like literal.
+/// its operators. Only lines that are whole statements of function bodies get atoms (short ones
+/// too: fewer tokens for libFormat to read), and no long line where libFormat read a template
+/// bracket. nullopt when no line is too wide, no operand qualifies, or the text holds a
+/// placeholder-like literal.
 std::optional<AtomizedText> atomizeLongLines(const std::string& wide, unsigned columnLimit);
 
 /// `formatted` (libFormat's output on an AtomizedText) with the atoms put back, or nullopt when
