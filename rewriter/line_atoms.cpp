@@ -253,22 +253,27 @@ class LineAtomizer {
 class StatementLines {
  public:
   /// Whether `line` is a statement at the indentation of its block, inside function bodies only,
-  /// after a line that ended a statement or opened or closed a block, with no brace of its own.
+  /// after a line that ended a statement or opened or closed a block, its brackets balanced, with
+  /// no brace of its own.
   bool isStatement(const LineAtomizer& line) const {
     const std::vector<Token>& tokens = line.tokens();
-    if (broken_ || bodies_.empty() || tokens.empty() || tokens.back().kind != tok::semi)
+    if (broken_ || bodies_.empty() || !brackets_.empty() || tokens.empty() ||
+        tokens.back().kind != tok::semi) {
       return false;
+    }
     if (previous_ != tok::semi && previous_ != tok::l_brace && previous_ != tok::r_brace) {
       return false;
     }
     if (tokens.front().begin != 2 * bodies_.size()) return false;  // a brace-less body, a label
+    std::vector<tok::TokenKind> open;
     for (const Token& token : tokens) {
       if (token.kind == tok::l_brace || token.kind == tok::r_brace) return false;
+      if (!matchBracket(open, token.kind)) return false;
     }
-    return std::all_of(bodies_.begin(), bodies_.end(), [](bool body) { return body; });
+    return open.empty() && std::all_of(bodies_.begin(), bodies_.end(), [](bool b) { return b; });
   }
 
-  /// Takes in the braces of `line`.
+  /// Takes in the brackets and braces of `line`.
   void advance(const LineAtomizer& line) {
     const std::vector<Token>& tokens = line.tokens();
     for (size_t i = 0; i < tokens.size(); ++i) {
@@ -284,6 +289,8 @@ class StatementLines {
       } else if (tokens[i].kind == tok::r_brace) {
         if (bodies_.empty()) broken_ = true;
         if (!bodies_.empty()) bodies_.pop_back();
+      } else if (!matchBracket(brackets_, tokens[i].kind)) {
+        broken_ = true;
       }
       previous_ = tokens[i].kind;
       previousText_ = std::string(line.text(i));
@@ -291,10 +298,24 @@ class StatementLines {
   }
 
  private:
-  std::vector<bool> bodies_;  ///< per open brace: whether it opened a body
+  /// Pushes an opening '(' or '[' on `open`, pops it at its closer; false for a closer that
+  /// does not match.
+  static bool matchBracket(std::vector<tok::TokenKind>& open, tok::TokenKind kind) {
+    if (kind == tok::l_paren || kind == tok::l_square) {
+      open.push_back(kind);
+    } else if (kind == tok::r_paren || kind == tok::r_square) {
+      const tok::TokenKind opener = kind == tok::r_paren ? tok::l_paren : tok::l_square;
+      if (open.empty() || open.back() != opener) return false;
+      open.pop_back();
+    }
+    return true;
+  }
+
+  std::vector<bool> bodies_;              ///< per open brace: whether it opened a body
+  std::vector<tok::TokenKind> brackets_;  ///< '(' and '[' still open after the last line
   tok::TokenKind previous_ = tok::semi;
   std::string previousText_;
-  bool broken_ = false;  ///< a '}' closed nothing: the text is not what libFormat's lines expect
+  bool broken_ = false;  ///< a closer matched nothing: not text libFormat could split into lines
 };
 
 constexpr std::string_view kPlaceholderStart = "077777";  // every placeholder begins so

@@ -243,6 +243,8 @@ TEST_CASE("only whole statements of function bodies get atoms", "[rewriter][form
   CHECK(atomsOf("void f() {\n  y = g(a,\n  " + sum + "\n}") == 0);
   CHECK(atomsOf("void f() {\n  " + sum + " {\n}") == 0);
   CHECK(atomsOf("}\nvoid f() {\n  " + sum + "\n}") == 0);
+  CHECK(atomsOf("void f() {\n  y = g[(a);\n  " + sum + "\n}") == 0);   // brackets that do not match
+  CHECK(atomsOf("void f() {\n  y = (g + h;\n  " + sum + "\n}") == 0);  // or stay open
   // A long line where libFormat read a template bracket keeps its tokens.
   CHECK(atomsOf(inBody("  x = (a + b) + (c + d) + e<f> (g + h);")) == 0);
 }
