@@ -92,6 +92,89 @@ bool isKeyword(std::string_view word) {
   return keywords.count(word) != 0;
 }
 
+/// C++ words (and other languages' words libFormat knows in C++ mode): libFormat reads a line
+/// holding one as C++, with other break penalties, where an OpenCL kernel merely names a variable.
+bool isCppWord(std::string_view word) {
+  static const std::set<std::string_view> words = {"new",
+                                                   "delete",
+                                                   "class",
+                                                   "template",
+                                                   "typename",
+                                                   "operator",
+                                                   "this",
+                                                   "throw",
+                                                   "try",
+                                                   "catch",
+                                                   "namespace",
+                                                   "using",
+                                                   "public",
+                                                   "protected",
+                                                   "virtual",
+                                                   "friend",
+                                                   "explicit",
+                                                   "mutable",
+                                                   "static_cast",
+                                                   "dynamic_cast",
+                                                   "reinterpret_cast",
+                                                   "const_cast",
+                                                   "decltype",
+                                                   "noexcept",
+                                                   "nullptr",
+                                                   "alignas",
+                                                   "alignof",
+                                                   "constexpr",
+                                                   "consteval",
+                                                   "constinit",
+                                                   "co_await",
+                                                   "co_yield",
+                                                   "co_return",
+                                                   "requires",
+                                                   "concept",
+                                                   "export",
+                                                   "import",
+                                                   "module",
+                                                   "and",
+                                                   "or",
+                                                   "not",
+                                                   "xor",
+                                                   "bitand",
+                                                   "bitor",
+                                                   "compl",
+                                                   "and_eq",
+                                                   "or_eq",
+                                                   "xor_eq",
+                                                   "not_eq",
+                                                   "asm",
+                                                   "__asm__",
+                                                   "typeid",
+                                                   "static_assert",
+                                                   "thread_local",
+                                                   "final",
+                                                   "override",
+                                                   "__declspec",
+                                                   "_Pragma",
+                                                   "__attribute__",
+                                                   "slots",
+                                                   "signals",
+                                                   "emit",
+                                                   "Q_EMIT",
+                                                   "Q_SIGNALS",
+                                                   "Q_SLOTS",
+                                                   "__try",
+                                                   "__except",
+                                                   "__finally",
+                                                   "interface",
+                                                   "in",
+                                                   "of",
+                                                   "async",
+                                                   "await",
+                                                   "yield",
+                                                   "function",
+                                                   "var",
+                                                   "let"};
+  return words.count(word) != 0;
+}
+
 class LineAtomizer {
  public:
   LineAtomizer(std::string line, std::vector<std::string>& atoms)
@@ -114,6 +197,52 @@ class LineAtomizer {
   const std::vector<Token>& tokens() const { return tokens_; }
   std::string_view text(size_t i) const {
     return std::string_view(line_).substr(tokens_[i].begin, tokens_[i].end - tokens_[i].begin);
+  }
+
+  /// Whether the line holds only what plain C expression statements are made of: names (no C++
+  /// word), numbers, string and character literals, brackets, '[' only as a subscript, ',', ';',
+  /// operators, and '?' ':' only in pairs. libFormat reads anything else (a lambda, an attribute,
+  /// an Objective-C message, a label, `a[:b]` in a mangled kernel) with its own penalties, which
+  /// an atom could change (the format fuzz target found `a[:...]`).
+  bool plainStatement() const {
+    int openTernaries = 0;
+    for (size_t i = 0; i < tokens_.size(); ++i) {
+      switch (tokens_[i].kind) {
+        case tok::raw_identifier:
+          if (isCppWord(text(i))) return false;
+          break;
+        case tok::l_square:
+          if (i == 0 || (!is(i - 1, tok::r_paren) && !is(i - 1, tok::r_square) &&
+                         !(is(i - 1, tok::raw_identifier) && !isKeyword(text(i - 1))))) {
+            return false;
+          }
+          break;
+        case tok::question:
+          ++openTernaries;
+          break;
+        case tok::colon:
+          if (--openTernaries < 0) return false;
+          break;
+        case tok::numeric_constant:
+        case tok::string_literal:
+        case tok::char_constant:
+        case tok::l_paren:
+        case tok::r_paren:
+        case tok::r_square:
+        case tok::comma:
+        case tok::semi:
+        case tok::period:
+        case tok::arrow:
+        case tok::plusplus:
+        case tok::minusminus:
+        case tok::exclaim:
+        case tok::tilde:
+          break;
+        default:
+          if (!isBinaryOrAssignment(tokens_[i].kind)) return false;
+      }
+    }
+    return openTernaries == 0;
   }
 
   /// The line with each qualifying operand replaced by its placeholder.
@@ -365,8 +494,8 @@ std::optional<AtomizedText> atomizeLongLines(const std::string& wide, unsigned c
     LineAtomizer line(wide.substr(start, end - start), result.atoms);
     // A long line that is not such a statement, or where libFormat read a template bracket,
     // keeps its tokens: libFormat searches it in full, as in the one slow pass.
-    const bool atomize =
-        statements.isStatement(line) && !(end - start > columnLimit && line.hasTemplateBracket());
+    const bool atomize = statements.isStatement(line) && line.plainStatement() &&
+                         !(end - start > columnLimit && line.hasTemplateBracket());
     result.text += atomize ? line.atomized() : line.line();
     statements.advance(line);
     if (end < wide.size()) result.text += '\n';

@@ -245,6 +245,12 @@ TEST_CASE("only whole statements of function bodies get atoms", "[rewriter][form
   CHECK(atomsOf("}\nvoid f() {\n  " + sum + "\n}") == 0);
   CHECK(atomsOf("void f() {\n  y = g[(a);\n  " + sum + "\n}") == 0);   // brackets that do not match
   CHECK(atomsOf("void f() {\n  y = (g + h;\n  " + sum + "\n}") == 0);  // or stay open
+  // Nor a line with more than plain C expressions: `[` that is no subscript (`a[:b]` of a mangled
+  // kernel, found by the format fuzz target), a ':' without its '?', a C++ word.
+  CHECK(atomsOf(inBody("  y = a[:b] + (a + b) + (c + d) + (e + f);")) == 0);
+  CHECK(atomsOf(inBody("  y = c : (a + b) + (c + d) + (e + f);")) == 0);
+  CHECK(atomsOf(inBody("  y = new + (a + b) + (c + d) + (e + f);")) == 0);
+  CHECK(atomsOf(inBody("  y = c ? (a + b) : (c + d) + (e + f);")) == 3);
   // A long line where libFormat read a template bracket keeps its tokens.
   CHECK(atomsOf(inBody("  x = (a + b) + (c + d) + e<f> (g + h);")) == 0);
 }
