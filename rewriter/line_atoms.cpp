@@ -20,13 +20,20 @@ struct Token {
   tok::TokenKind kind = tok::unknown;
 };
 
+const clang::LangOptions& openClLanguage() {
+  static const clang::LangOptions language = [] {
+    clang::LangOptions options;
+    options.OpenCL = true;
+    options.OpenCLVersion = 120;
+    options.C99 = true;
+    return options;
+  }();
+  return language;
+}
+
 /// The tokens of one line (NUL-terminated, as Clang's lexer requires), with their offsets.
 std::vector<Token> lexLine(const std::string& line) {
-  clang::LangOptions language;
-  language.OpenCL = true;
-  language.OpenCLVersion = 120;
-  language.C99 = true;
-  clang::Lexer lexer(clang::SourceLocation(), language, line.data(), line.data(),
+  clang::Lexer lexer(clang::SourceLocation(), openClLanguage(), line.data(), line.data(),
                      line.data() + line.size());
   std::vector<Token> tokens;
   clang::Token token;
@@ -471,6 +478,45 @@ bool sameTextUpToBreaks(std::string_view restored, std::string_view wide) {
 }
 
 }  // namespace
+
+bool plainText(const std::string& text) {
+  if (text.find("\\\n") != std::string::npos) return false;  // a line splice
+  clang::Lexer lexer(clang::SourceLocation(), openClLanguage(), text.data(), text.data(),
+                     text.data() + text.size());
+  lexer.SetCommentRetentionState(true);
+  std::vector<tok::TokenKind> open;
+  clang::Token token;
+  while (true) {
+    lexer.LexFromRawLexer(token);
+    const tok::TokenKind kind = token.getKind();
+    switch (kind) {
+      case tok::eof:
+        return open.empty();
+      case tok::comment:
+      case tok::hash:
+      case tok::hashhash:
+      case tok::unknown:
+        return false;
+      case tok::l_paren:
+      case tok::l_square:
+      case tok::l_brace:
+        open.push_back(kind);
+        break;
+      case tok::r_paren:
+      case tok::r_square:
+      case tok::r_brace: {
+        const tok::TokenKind opener = kind == tok::r_paren    ? tok::l_paren
+                                      : kind == tok::r_square ? tok::l_square
+                                                              : tok::l_brace;
+        if (open.empty() || open.back() != opener) return false;
+        open.pop_back();
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
 
 bool hasLineWiderThan(std::string_view text, unsigned columnLimit) {
   size_t start = 0;

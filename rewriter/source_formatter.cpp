@@ -82,13 +82,14 @@ std::string reformatted(const clang::format::FormatStyle& style, const std::stri
 namespace internal {
 
 /// One pass with the paper's style, the fast way (rewriter/README.md, "Formatting long lines"):
-/// first a pass with no limit in reach, which lays each unwrapped line on one line and costs no
-/// line-breaking search. When every line then fits, that is the answer. Otherwise the operands
-/// become atoms (internal/line_atoms.hpp), the paper's style breaks the atomized text (a search
-/// over a few operators instead of every token of every operand) and the atoms go back;
-/// whatever does not line up falls back to the one slow pass.
+/// for plain text (internal/line_atoms.hpp), first a pass with no limit in reach, which lays each
+/// unwrapped line on one line and costs no line-breaking search. When every line then fits, that is
+/// the answer. Otherwise the operands become atoms (internal/line_atoms.hpp), the paper's style
+/// breaks the atomized text (a search over a few operators instead of every token of every operand)
+/// and the atoms go back; whatever does not line up falls back to the one slow pass.
 RoutedFormat formatRouted(std::string_view text) {
   const std::string source(text);
+  if (!plainText(source)) return {reformatted(paperStyle(), source), FormatRoute::OnePass};
   std::string wide = reformatted(wideStyle(), source);
   // Columns are counted as bytes below; a tab left in a literal is wider: the slow pass.
   if (wide.find('\t') != std::string::npos) {
