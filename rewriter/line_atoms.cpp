@@ -484,7 +484,12 @@ bool plainText(const std::string& text) {
   clang::Lexer lexer(clang::SourceLocation(), openClLanguage(), text.data(), text.data(),
                      text.data() + text.size());
   lexer.SetCommentRetentionState(true);
-  std::vector<tok::TokenKind> open;
+  struct Open {
+    tok::TokenKind kind;
+    int semicolons;  ///< a for loop's '(' holds two; -1: any other '(' or '[', which holds none
+  };
+  std::vector<Open> open;
+  bool afterFor = false;
   clang::Token token;
   while (true) {
     lexer.LexFromRawLexer(token);
@@ -499,8 +504,17 @@ bool plainText(const std::string& text) {
         return false;
       case tok::l_paren:
       case tok::l_square:
-      case tok::l_brace:
-        open.push_back(kind);
+        open.push_back({kind, kind == tok::l_paren && afterFor ? 0 : -1});
+        break;
+      case tok::l_brace:  // a block inside brackets is no plain C either
+        if (!open.empty() && open.back().kind != tok::l_brace) return false;
+        open.push_back({kind, 0});
+        break;
+      case tok::semi:  // ';' inside brackets only in a for loop's header, twice
+        if (!open.empty() && open.back().kind != tok::l_brace &&
+            (open.back().semicolons < 0 || ++open.back().semicolons > 2)) {
+          return false;
+        }
         break;
       case tok::r_paren:
       case tok::r_square:
@@ -508,13 +522,14 @@ bool plainText(const std::string& text) {
         const tok::TokenKind opener = kind == tok::r_paren    ? tok::l_paren
                                       : kind == tok::r_square ? tok::l_square
                                                               : tok::l_brace;
-        if (open.empty() || open.back() != opener) return false;
+        if (open.empty() || open.back().kind != opener) return false;
         open.pop_back();
         break;
       }
       default:
         break;
     }
+    afterFor = kind == tok::raw_identifier && token.getRawIdentifier() == "for";
   }
 }
 

@@ -214,6 +214,11 @@ TEST_CASE("the atoms' route takes plain text only", "[rewriter][format]") {
   CHECK(internal::plainText("void f() {\n  s = \"(\";\n}"));  // brackets in literals do not count
   CHECK_FALSE(internal::plainText("void f() {\n  x = (a[1] + b;\n}"));
   CHECK_FALSE(internal::plainText("void f() {\n  x = (a[1) + b];\n}"));
+  CHECK(
+      internal::plainText("void f() {\n  for (i = 0; i < n; i++) {\n    x = (a[i] + b);\n  }\n}"));
+  CHECK_FALSE(internal::plainText("void f() {\n  x = (a[1] + b; y = c);\n}"));
+  CHECK_FALSE(internal::plainText("void f() {\n  for (i = 0; i < n; i++; j++) {\n  }\n}"));
+  CHECK_FALSE(internal::plainText("void f() {\n  x = ({ y; });\n}"));
   CHECK_FALSE(internal::plainText("void f() {\n  x = a; // note\n}"));
   CHECK_FALSE(internal::plainText("void f() {\n  x = a; /* note */\n}"));
   CHECK_FALSE(internal::plainText("#define A 1\nvoid f() {\n}"));
