@@ -83,102 +83,39 @@ bool isBinaryOrAssignment(tok::TokenKind kind) {
   }
 }
 
+/// The words of `list` (separated by single spaces), as views into it.
+std::set<std::string_view> wordSet(std::string_view list) {
+  std::set<std::string_view> words;
+  for (size_t start = 0; start < list.size();) {
+    const size_t end = std::min(list.find(' ', start), list.size());
+    words.insert(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return words;
+}
+
 /// Words that never start an operand (statements, types, qualifiers, type operators).
 bool isKeyword(std::string_view word) {
-  static const std::set<std::string_view> keywords = {
-      "if",          "else",         "while",        "for",       "do",         "switch",
-      "case",        "default",      "return",       "goto",      "break",      "continue",
-      "sizeof",      "vec_step",     "typedef",      "struct",    "union",      "enum",
-      "const",       "volatile",     "restrict",     "static",    "extern",     "inline",
-      "register",    "auto",         "signed",       "unsigned",  "void",       "char",
-      "short",       "int",          "long",         "float",     "double",     "bool",
-      "half",        "__global",     "global",       "__local",   "local",      "__constant",
-      "constant",    "__private",    "private",      "__kernel",  "kernel",     "__attribute__",
-      "__read_only", "__write_only", "__read_write", "read_only", "write_only", "read_write",
-      "__inline",    "__restrict",   "_Bool"};
+  static const std::set<std::string_view> keywords = wordSet(
+      "if else while for do switch case default return goto break continue sizeof vec_step "
+      "typedef struct union enum const volatile restrict static extern inline register auto "
+      "signed unsigned void char short int long float double bool half __global global __local "
+      "local __constant constant __private private __kernel kernel __attribute__ __read_only "
+      "__write_only __read_write read_only write_only read_write __inline __restrict _Bool");
   return keywords.count(word) != 0;
 }
 
 /// C++ words (and other languages' words libFormat knows in C++ mode): libFormat reads a line
 /// holding one as C++, with other break penalties, where an OpenCL kernel merely names a variable.
 bool isCppWord(std::string_view word) {
-  static const std::set<std::string_view> words = {"new",
-                                                   "delete",
-                                                   "class",
-                                                   "template",
-                                                   "typename",
-                                                   "operator",
-                                                   "this",
-                                                   "throw",
-                                                   "try",
-                                                   "catch",
-                                                   "namespace",
-                                                   "using",
-                                                   "public",
-                                                   "protected",
-                                                   "virtual",
-                                                   "friend",
-                                                   "explicit",
-                                                   "mutable",
-                                                   "static_cast",
-                                                   "dynamic_cast",
-                                                   "reinterpret_cast",
-                                                   "const_cast",
-                                                   "decltype",
-                                                   "noexcept",
-                                                   "nullptr",
-                                                   "alignas",
-                                                   "alignof",
-                                                   "constexpr",
-                                                   "consteval",
-                                                   "constinit",
-                                                   "co_await",
-                                                   "co_yield",
-                                                   "co_return",
-                                                   "requires",
-                                                   "concept",
-                                                   "export",
-                                                   "import",
-                                                   "module",
-                                                   "and",
-                                                   "or",
-                                                   "not",
-                                                   "xor",
-                                                   "bitand",
-                                                   "bitor",
-                                                   "compl",
-                                                   "and_eq",
-                                                   "or_eq",
-                                                   "xor_eq",
-                                                   "not_eq",
-                                                   "asm",
-                                                   "__asm__",
-                                                   "typeid",
-                                                   "static_assert",
-                                                   "thread_local",
-                                                   "final",
-                                                   "override",
-                                                   "__declspec",
-                                                   "_Pragma",
-                                                   "__attribute__",
-                                                   "slots",
-                                                   "signals",
-                                                   "emit",
-                                                   "Q_EMIT",
-                                                   "Q_SIGNALS",
-                                                   "Q_SLOTS",
-                                                   "__try",
-                                                   "__except",
-                                                   "__finally",
-                                                   "interface",
-                                                   "in",
-                                                   "of",
-                                                   "async",
-                                                   "await",
-                                                   "yield",
-                                                   "function",
-                                                   "var",
-                                                   "let"};
+  static const std::set<std::string_view> words = wordSet(
+      "new delete class template typename operator this throw try catch namespace using public "
+      "protected virtual friend explicit mutable static_cast dynamic_cast reinterpret_cast "
+      "const_cast decltype noexcept nullptr alignas alignof constexpr consteval constinit "
+      "co_await co_yield co_return requires concept export import module and or not xor bitand "
+      "bitor compl and_eq or_eq xor_eq not_eq asm __asm__ typeid static_assert thread_local final "
+      "override __declspec _Pragma __attribute__ slots signals emit Q_EMIT Q_SIGNALS Q_SLOTS "
+      "__try __except __finally interface in of async await yield function var let");
   return words.count(word) != 0;
 }
 
