@@ -350,23 +350,26 @@ class StatementLines {
   void advance(const LineAtomizer& line) {
     const std::vector<Token>& tokens = line.tokens();
     for (size_t i = 0; i < tokens.size(); ++i) {
-      if (tokens[i].kind == tok::l_brace) {
+      const tok::TokenKind kind = tokens[i].kind;
+      if (kind == tok::l_brace) {
         // A function's or a control statement's body follows ')', 'else' or 'do'; a bare block
         // stands in a body; anything else opens a struct, an enum or an initializer.
-        const bool afterWord =
-            previous_ == tok::raw_identifier && (previousText_ == "else" || previousText_ == "do");
         const bool bareBlock =
             (previous_ == tok::semi || previous_ == tok::l_brace || previous_ == tok::r_brace) &&
             !bodies_.empty() && bodies_.back();
-        bodies_.push_back(previous_ == tok::r_paren || afterWord || bareBlock);
-      } else if (tokens[i].kind == tok::r_brace) {
-        if (bodies_.empty()) broken_ = true;
-        if (!bodies_.empty()) bodies_.pop_back();
-      } else if (!matchBracket(brackets_, tokens[i].kind)) {
+        bodies_.push_back(previous_ == tok::r_paren || previousElseOrDo_ || bareBlock);
+      } else if (kind == tok::r_brace) {
+        if (bodies_.empty()) {
+          broken_ = true;
+        } else {
+          bodies_.pop_back();
+        }
+      } else if (!matchBracket(brackets_, kind)) {
         broken_ = true;
       }
-      previous_ = tokens[i].kind;
-      previousText_ = std::string(line.text(i));
+      previous_ = kind;
+      previousElseOrDo_ =
+          kind == tok::raw_identifier && (line.text(i) == "else" || line.text(i) == "do");
     }
   }
 
@@ -387,7 +390,7 @@ class StatementLines {
   std::vector<bool> bodies_;              ///< per open brace: whether it opened a body
   std::vector<tok::TokenKind> brackets_;  ///< '(' and '[' still open after the last line
   tok::TokenKind previous_ = tok::semi;
-  std::string previousText_;
+  bool previousElseOrDo_ = false;
   bool broken_ = false;  ///< a closer matched nothing: not text libFormat could split into lines
 };
 

@@ -253,6 +253,8 @@ TEST_CASE("only whole statements of function bodies get atoms", "[rewriter][form
   CHECK(atomsOf(inBody("  " + sum)) == 4);
   CHECK(atomsOf("void f() {\n  if (c) {\n    " + sum + "\n  }\n}") == 4);  // nested bodies
   CHECK(atomsOf("void f() {\n  {\n    " + sum + "\n  }\n}") == 4);         // a bare block
+  CHECK(atomsOf("void f() {\n  if (c) {\n  } else {\n    " + sum + "\n  }\n}") == 4);
+  CHECK(atomsOf("void f() {\n  do {\n    " + sum + "\n  } while (c);\n}") == 4);
   // Not: at file scope (a declaration to libFormat), in an initializer or a struct, a brace-less
   // body, a line that does not follow a statement's end, a line with a brace, after a '}' that
   // closed nothing (text libFormat could not split into lines).
