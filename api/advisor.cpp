@@ -1,6 +1,8 @@
 // Advisor: legality, the model, the fallback and a thread-safe decision cache.
 #include "api/advisor.hpp"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -80,8 +82,23 @@ struct Advisor::Impl {
   size_t running = 0;  ///< queued or running tasks
   bool stopping = false;
   std::thread worker;
+  std::atomic<pid_t> owner{::getpid()};  ///< the process whose thread `worker` is
+
+  /// In a process forked from the one that ran the background thread: that thread, its queue
+  /// and its unfinished answers stayed in the parent; this process starts its own when needed.
+  void leaveParentsWork() {
+    if (owner.load() == ::getpid()) return;
+    std::lock_guard<std::mutex> lock(workMutex);
+    if (owner.load() == ::getpid()) return;
+    owner = ::getpid();
+    new (&worker) std::thread();  // the parent's thread is not in this process: never join it
+    work.clear();
+    inFlight.clear();
+    running = 0;
+  }
 
   ~Impl() {
+    leaveParentsWork();
     {
       std::lock_guard<std::mutex> lock(workMutex);
       stopping = true;
@@ -218,6 +235,7 @@ struct Advisor::Impl {
   /// The first decision for a kernel: the model's, from the background thread, when it comes
   /// within the budget; else the fallback, flagged deferred, while the model goes on.
   Decision askWithin(const LaunchQuery& query, uint64_t rawKey, const SizeKey& sizes) {
+    leaveParentsWork();
     std::shared_future<Decision> answer;
     {
       std::lock_guard<std::mutex> lock(workMutex);
@@ -286,9 +304,19 @@ Advisor::~Advisor() = default;
 
 std::string Advisor::modelProblem() const { return impl_->modelProblem; }
 
+std::string Advisor::modelPath() const {
+  if (!impl_->model) return "";
+  try {
+    return impl_->model->modelPath();
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
 size_t Advisor::modelCalls() const { return impl_->modelCalls.load(); }
 
 void Advisor::finishDeferred() {
+  impl_->leaveParentsWork();
   std::unique_lock<std::mutex> lock(impl_->workMutex);
   impl_->workChanged.wait(lock, [this] { return impl_->running == 0; });
 }

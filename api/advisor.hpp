@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "api/decision.hpp"
-#include "api/device_legality.hpp"
-#include "api/device_model.hpp"
-#include "runtime/launch_arg.hpp"
+#include "deeptune/api/decision.hpp"
+#include "deeptune/api/device_legality.hpp"
+#include "deeptune/api/device_model.hpp"
+#include "deeptune/runtime/launch_arg.hpp"
 
 namespace deeptune::api {
 
@@ -76,6 +76,9 @@ class Advisor {
 
   /// Why the model is unavailable (every decision falls back), or empty.
   std::string modelProblem() const;
+  /// The model file the advisor loaded (resolved path), or empty when none could be loaded or
+  /// the model runner was handed in without a file.
+  std::string modelPath() const;
   /// How many decisions asked the model (not served from the cache).
   size_t modelCalls() const;
   /// Waits until the background model work that decisionBudgetMs deferred has finished (its

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "api/decision.hpp"
+#include "deeptune/api/decision.hpp"
 
 namespace deeptune::api {
 

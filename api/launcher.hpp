@@ -9,11 +9,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "api/advisor.hpp"
-#include "api/decision.hpp"
-#include "api/device_legality.hpp"
-#include "runtime/devices.hpp"
-#include "runtime/launch_arg.hpp"
+#include "deeptune/api/advisor.hpp"
+#include "deeptune/api/decision.hpp"
+#include "deeptune/api/device_legality.hpp"
+#include "deeptune/runtime/devices.hpp"
+#include "deeptune/runtime/launch_arg.hpp"
 
 namespace deeptune::api {
 

@@ -32,15 +32,16 @@ std::vector<std::string> answer(runtime::Coprocess& server, double timeoutSecond
 }  // namespace
 
 struct PredictionClient::Impl {
-  runtime::Coprocess server;
+  std::vector<std::string> command;
   double timeoutSeconds;
-  Impl(const std::vector<std::string>& command, double timeout)
-      : server(command), timeoutSeconds(timeout) {}
+  runtime::Coprocess server;
+  Impl(const std::vector<std::string>& serverCommand, double timeout)
+      : command(serverCommand), timeoutSeconds(timeout), server(serverCommand) {}
 };
 
-PredictionClient::PredictionClient(const std::vector<std::string>& serverCommand,
-                                   double timeoutSeconds)
-    : impl_(std::make_unique<Impl>(serverCommand, timeoutSeconds)) {
+void PredictionClient::connect(const std::vector<std::string>& serverCommand,
+                               double timeoutSeconds) {
+  impl_ = std::make_unique<Impl>(serverCommand, timeoutSeconds);
   const std::vector<std::string> ready = answer(impl_->server, timeoutSeconds);
   if (ready[0] != "ready" || ready.size() < 2) {
     throw RuntimeError("prediction service: unexpected greeting '" + ready[0] + "'");
@@ -48,11 +49,19 @@ PredictionClient::PredictionClient(const std::vector<std::string>& serverCommand
   modelPath_ = ready[1];
 }
 
+PredictionClient::PredictionClient(const std::vector<std::string>& serverCommand,
+                                   double timeoutSeconds) {
+  connect(serverCommand, timeoutSeconds);
+}
+
 PredictionClient::~PredictionClient() = default;
 
 Decision PredictionClient::predictDevice(const std::string& source, const std::string& kernel,
                                          uint64_t transferBytes, size_t wgsize,
                                          const std::string& buildOptions) {
+  // In a process forked from the one that started the service, the service (and every answer
+  // on its socket) is that process's: this one starts its own.
+  if (!impl_->server.ownedByThisProcess()) connect(impl_->command, impl_->timeoutSeconds);
   impl_->server.writeLine(runtime::encodeRecord({"predict", kernel, std::to_string(transferBytes),
                                                  std::to_string(wgsize), source, buildOptions}));
   const std::vector<std::string> fields = answer(impl_->server, impl_->timeoutSeconds);

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "api/device_model.hpp"
+#include "deeptune/api/device_model.hpp"
 
 namespace deeptune::api {
 
@@ -27,6 +27,8 @@ class PredictionClient : public DeviceModel {
   std::string modelPath() const override { return modelPath_; }
 
  private:
+  void connect(const std::vector<std::string>& serverCommand, double timeoutSeconds);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string modelPath_;

@@ -190,7 +190,7 @@ std::string findModelFile(const std::string& name) {
   }
   throw model::ModelError("no bundled model '" + name + "' (looked in $DEEPTUNE_MODELS and " +
                           (bundled.empty() ? std::string("nowhere else") : bundled.string()) +
-                          "); pass --model");
+                          "); give a model file instead");
 }
 
 std::string lowerCase(std::string text) {

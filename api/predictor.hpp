@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "api/decision.hpp"
-#include "api/device_model.hpp"
-#include "data/source_options.hpp"
+#include "deeptune/api/decision.hpp"
+#include "deeptune/api/device_model.hpp"
+#include "deeptune/data/source_options.hpp"
 
 namespace deeptune::api {
 

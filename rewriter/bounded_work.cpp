@@ -1,18 +1,17 @@
 // Runs normalizations in a forked worker child with bounded address space and CPU time.
 #include "rewriter/internal/bounded_work.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -20,7 +19,8 @@
 #include <cstring>
 #include <new>
 #include <stdexcept>
-#include <vector>
+#include <system_error>
+#include <thread>
 
 #include "rewriter/rewrite_error.hpp"
 
@@ -44,33 +44,18 @@ std::size_t currentAddressSpace() {
   return static_cast<std::size_t>(pages) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
-/// Closes the caller's pipes and sockets in the worker (so that no peer of the caller waits for
-/// the worker to let go of them), except `keep`. Regular files stay: Clang's file state may use
-/// them.
-void closeInheritedChannels(int keep) {
-  DIR* fds = opendir("/proc/self/fd");
-  if (fds == nullptr) return;
-  const int own = dirfd(fds);
-  std::vector<int> channels;
-  while (const dirent* entry = readdir(fds)) {
-    char* end = nullptr;
-    const long fd = std::strtol(entry->d_name, &end, 10);
-    if (end == entry->d_name || *end != '\0' || fd <= STDERR_FILENO || fd == keep || fd == own) {
-      continue;
-    }
-    struct stat info {};
-    if (fstat(static_cast<int>(fd), &info) == 0 &&
-        (S_ISSOCK(info.st_mode) || S_ISFIFO(info.st_mode))) {
-      channels.push_back(static_cast<int>(fd));
-    }
-  }
-  closedir(fds);
-  for (int fd : channels) close(fd);
+/// Closes every descriptor of the caller's in the worker but the standard streams and `keep`
+/// (kWorkerSocket, the highest one kept): no peer of the caller waits for the worker to let go of
+/// a pipe or socket, and no lock or file of the caller's stays held by it.
+void closeInheritedDescriptors(int keep) {
+  if (::close_range(static_cast<unsigned>(keep) + 1, ~0u, 0) == 0) return;
+  const long limit = sysconf(_SC_OPEN_MAX);  // a kernel without close_range (before 5.9)
+  for (long fd = keep + 1; fd < (limit > 0 ? limit : 65536); ++fd) close(static_cast<int>(fd));
 }
 
 /// In the worker: default signal actions (no handler of the caller's runs here), no core files,
 /// standard streams to /dev/null (LLVM prints "out of memory" before it aborts), the socket on
-/// kWorkerSocket, the caller's other channels closed, the address-space bound.
+/// kWorkerSocket, every other descriptor of the caller's closed, the address-space bound.
 void enterWorker(int socket) {
   sigset_t all;
   sigfillset(&all);
@@ -90,7 +75,7 @@ void enterWorker(int socket) {
   }
   if (dup2(high, kWorkerSocket) != kWorkerSocket) _exit(1);
   close(high);
-  closeInheritedChannels(kWorkerSocket);
+  closeInheritedDescriptors(kWorkerSocket);
   rlimit space{};
   getrlimit(RLIMIT_AS, &space);
   const rlim_t wanted = currentAddressSpace() + kWorkAddressSpaceBytes;
@@ -246,14 +231,25 @@ std::string takeField(const std::string& in, std::size_t& offset) {
   return field;
 }
 
+struct BoundedWorker::Ending {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool done = false;
+  int status = 0;
+};
+
 BoundedWorker::BoundedWorker(Serve serve) : serve_(std::move(serve)) {}
 
 BoundedWorker::~BoundedWorker() {
-  if (pid_ > 0) {
-    close(socket_);
-    kill(pid_, SIGKILL);
-    reap();
+  if (pid_ <= 0) return;
+  if (owner_ != getpid()) {  // another process's child: only this copy of its socket is ours
+    forget();
+    return;
   }
+  close(socket_);
+  socket_ = -1;
+  killChild();
+  reap();
 }
 
 void BoundedWorker::start(const std::string& fileName) {
@@ -276,21 +272,61 @@ void BoundedWorker::start(const std::string& fileName) {
   }
   close(ends[1]);
   pid_ = pid;
+  owner_ = getpid();
   socket_ = ends[0];
+  ending_ = std::make_shared<Ending>();
+  try {
+    // Waits for the child to end without reaping it, then reaps it under the lock that killChild
+    // takes, so that its pid is never signalled once it may belong to another process. When
+    // someone else reaped it (an application's waitpid(-1), or SIGCHLD ignored, which reaps at
+    // once), how it ended is unknown and recorded as exit 0.
+    std::thread([pid, ending = ending_] {
+      siginfo_t info{};
+      while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 &&
+             errno == EINTR) {
+      }
+      const std::lock_guard<std::mutex> lock(ending->mutex);
+      int status = 0;
+      if (waitpid(pid, &status, WNOHANG) != pid) status = 0;
+      ending->status = status;
+      ending->done = true;
+      ending->changed.notify_all();
+    }).detach();
+  } catch (const std::system_error& error) {  // no thread: the child cannot be reaped, so stop it
+    kill(pid, SIGKILL);
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    forget();
+    throw RewriteError(fileName, 1, 1, std::string("cannot start the normalizer: ") + error.what());
+  }
 }
 
 int BoundedWorker::reap() {
   int status = 0;
-  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  {
+    std::unique_lock<std::mutex> lock(ending_->mutex);
+    ending_->changed.wait(lock, [this] { return ending_->done; });
+    status = ending_->status;
   }
   forget();
   return status;
 }
 
+void BoundedWorker::killChild() {
+  const std::lock_guard<std::mutex> lock(ending_->mutex);
+  if (!ending_->done) kill(pid_, SIGKILL);
+}
+
+bool BoundedWorker::ended() const {
+  const std::lock_guard<std::mutex> lock(ending_->mutex);
+  return ending_->done;
+}
+
 void BoundedWorker::forget() {
-  close(socket_);
+  if (socket_ >= 0) close(socket_);
   pid_ = -1;
   socket_ = -1;
+  ending_.reset();
 }
 
 bool BoundedWorker::exchange(const std::string& request, std::string& answer) {
@@ -299,18 +335,18 @@ bool BoundedWorker::exchange(const std::string& request, std::string& answer) {
   if (!writeAll(socket_, framed)) return false;
   if (readFrame(socket_, answer, kWorkAddressSpaceBytes)) return true;
   // No answer is this large, or the worker ended: stop it (a worker that ended keeps its status).
-  kill(pid_, SIGKILL);
+  killChild();
   return false;
 }
 
 std::string BoundedWorker::run(const std::string& request, const std::string& fileName, int line,
                                int column) {
   const std::lock_guard<std::mutex> lock(mutex_);
+  // In a process forked from the one that started the child, that child is not ours to use.
+  if (pid_ > 0 && owner_ != getpid()) forget();
   for (int attempt = 0;; ++attempt) {
-    if (pid_ > 0) {  // a worker that exited since its last answer (idle, or grown) is replaced
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) forget();
-    }
+    // A worker that exited since its last answer (idle, or grown) is replaced.
+    if (pid_ > 0 && ended()) forget();
     if (pid_ < 0) start(fileName);
     std::string answer;
     if (exchange(request, answer)) return resultOf(answer, fileName);

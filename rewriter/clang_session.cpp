@@ -1,20 +1,26 @@
 // Builds Clang compiler instances for the rewriter passes and the cached shim PCH they share.
 #include "rewriter/internal/clang_session.hpp"
 
+#include <clang/Basic/DiagnosticSema.h>
 #include <clang/Basic/Version.h>
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Lex/PreprocessorOptions.h>
+#include <fcntl.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 #include <vector>
@@ -32,15 +38,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// The arguments of every parse and of the PCH. No system or compiler include folder: an
+/// `#include <...>` of a kernel is looked up in its -I folders only, never in /usr/include.
 std::vector<std::string> baseArguments() {
-  return {"-triple",
-          "spir64-unknown-unknown",
-          "-cl-std=CL1.2",
-          "-isystem",
-          DEEPTUNE_LIBCLC_INCLUDE_DIR,
-          "-w",
-          "-ferror-limit",
-          "0"};
+  return {"-triple",       "spir64-unknown-unknown",
+          "-cl-std=CL1.2", "-nostdsysteminc",
+          "-nobuiltininc", "-w",
+          "-ferror-limit", "0"};
+}
+
+/// The PCH's arguments: libclc's headers, which the shim includes, are found in their folder
+/// (Debian's /usr/include). Kernels are parsed without that folder: the PCH holds libclc.
+std::vector<std::string> pchArguments() {
+  std::vector<std::string> arguments = baseArguments();
+  arguments.insert(arguments.end(), {"-isystem", DEEPTUNE_LIBCLC_INCLUDE_DIR});
+  return arguments;
 }
 
 std::unique_ptr<clang::CompilerInstance> makeInstance(
@@ -84,37 +96,24 @@ bool isPrivateDirectory(const fs::path& dir) {
          (info.st_mode & (S_IWGRP | S_IWOTH)) == 0;
 }
 
-/// Removes the per-process cache folder at exit (see cacheDirectory).
-fs::path& processCacheDirectory() {
+/// A private folder of this process (mkdtemp, created on first use), removed at exit: where the
+/// PCH goes when the user's cache folder cannot be trusted (someone else created it or can
+/// write it: a shared /tmp, no HOME) or holds something that is not ours.
+fs::path processCacheDirectory() {
   static fs::path dir;
-  return dir;
-}
-
-/// Where the shim PCH lives: the user's cache folder when it is private (created 0700 if missing),
-/// else a fresh private folder for this process only (mkdtemp), removed at exit: a folder someone
-/// else created or can write (a shared /tmp, no HOME) is never trusted.
-fs::path cacheDirectory() {
-  const fs::path user = userCacheDirectory();
-  if (!user.empty()) {
-    std::error_code ec;
-    fs::create_directories(user.parent_path(), ec);
-    ::mkdir(user.c_str(), 0700);
-    if (isPrivateDirectory(user)) return user;
-  }
-  fs::path& own = processCacheDirectory();
-  if (own.empty()) {
+  if (dir.empty()) {
     std::string pattern = (fs::temp_directory_path() / "deeptune-pch-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) {
       throw std::runtime_error("cannot create a private folder for the shim PCH in " +
                                fs::temp_directory_path().string());
     }
-    own = pattern;
+    dir = pattern;
     std::atexit([] {
       std::error_code ec;
-      fs::remove_all(processCacheDirectory(), ec);
+      fs::remove_all(dir, ec);
     });
   }
-  return own;
+  return dir;
 }
 
 /// FNV-1a 64 of a file's bytes, "" if it cannot be read (a missing or unreadable PCH).
@@ -139,9 +138,11 @@ bool cachedPchIsIntact(const fs::path& header, const fs::path& pch, const fs::pa
   }
 }
 
-/// A key that changes when the shim, the Clang version or the installed libclc changes.
+/// A key that changes when the shim, the Clang version, the parse arguments or the installed
+/// libclc changes.
 std::string pchKey() {
   std::string material = std::string(kOpenClShimText) + clang::getClangFullVersion();
+  for (const std::string& argument : pchArguments()) material += '\0' + argument;
   std::error_code ec;
   const fs::path clcHeader = fs::path(DEEPTUNE_LIBCLC_INCLUDE_DIR) / "clc" / "clc.h";
   const auto stamp = fs::last_write_time(clcHeader, ec);
@@ -151,22 +152,52 @@ std::string pchKey() {
   return hex;
 }
 
-std::string buildShimPch() {
-  const fs::path dir = cacheDirectory();
-  const std::string key = pchKey();
-  const fs::path header = dir / ("opencl-shim-" + key + ".h");
-  const fs::path pch = dir / ("opencl-shim-" + key + ".pch");
-  const fs::path sum = dir / ("opencl-shim-" + key + ".pch.fnv1a64");
-  if (cachedPchIsIntact(header, pch, sum)) return pch.string();
-  // The header must stay on disk beside the PCH: Clang validates the PCH against it.
-  try {
-    data::writeFileAtomically(header.string(), kOpenClShimText);
-  } catch (const data::OutputError& e) {
-    throw std::runtime_error(std::string("cannot write the shim header: ") + e.what());
+/// Writes a cache file: a new file created exclusively in the folder, then renamed over `path`.
+/// Refuses (std::runtime_error) when `path` exists and is not a regular file: a link, a FIFO or a
+/// device planted there is neither followed nor replaced.
+void writeCacheFile(const fs::path& path, std::string_view content) {
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+    throw std::runtime_error(path.string() + " is not a regular file; not replacing it");
   }
+  const std::string temporary = path.string() + ".tmp" + std::to_string(::getpid());
+  const int fd =
+      ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    throw std::runtime_error("cannot create " + temporary + ": " + std::strerror(errno));
+  }
+  bool written = true;
+  for (size_t done = 0; done < content.size() && written;) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    written = n > 0;
+    if (written) done += static_cast<size_t>(n);
+  }
+  written = ::close(fd) == 0 && written;
+  if (!written || ::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(error));
+  }
+}
+
+/// Builds the shim PCH in `dir` (unless an intact one is there, or `rebuild`) and returns its
+/// path. Throws std::runtime_error naming the file that could not be written.
+std::string buildShimPchIn(const fs::path& dir, bool rebuild) {
+  const std::string stem = "opencl-shim-" + pchKey();
+  const fs::path header = dir / (stem + ".h");
+  const fs::path pch = dir / (stem + ".pch");
+  const fs::path sum = dir / (stem + ".pch.fnv1a64");
+  if (!rebuild && cachedPchIsIntact(header, pch, sum)) return pch.string();
+  struct stat info {};
+  if (::lstat(pch.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+    throw std::runtime_error(pch.string() + " is not a regular file; not replacing it");
+  }
+  // The header must stay on disk beside the PCH: Clang validates the PCH against it.
+  writeCacheFile(header, kOpenClShimText);
   const std::string temporary = pch.string() + ".tmp" + std::to_string(::getpid());
   ErrorCollector errors;
-  std::vector<std::string> arguments = baseArguments();
+  std::vector<std::string> arguments = pchArguments();
   arguments.insert(arguments.end(),
                    {"-emit-pch", "-x", "cl-header", "-o", temporary, header.string()});
   auto instance = makeInstance(arguments, errors);
@@ -174,17 +205,113 @@ std::string buildShimPch() {
   std::error_code ec;
   if (!instance->ExecuteAction(action) || errors.firstError()) {
     fs::remove(temporary, ec);
-    throw std::runtime_error("cannot build the OpenCL shim PCH in " + dir.string() +
+    throw std::runtime_error("cannot build the OpenCL shim PCH " + pch.string() +
                              (errors.firstError() ? ": " + errors.firstError()->message : ""));
   }
   fs::rename(temporary, pch, ec);
-  if (ec) throw std::runtime_error("cannot store the shim PCH: " + ec.message());
-  try {
-    data::writeFileAtomically(sum.string(), fileChecksum(pch));
-  } catch (const data::OutputError& e) {
-    throw std::runtime_error(std::string("cannot store the shim PCH checksum: ") + e.what());
-  }
+  if (ec)
+    throw std::runtime_error("cannot store the shim PCH " + pch.string() + ": " + ec.message());
+  writeCacheFile(sum, fileChecksum(pch));
   return pch.string();
+}
+
+std::optional<fs::path>& installedPchDirectoryOverride() {
+  static std::optional<fs::path> dir;
+  return dir;
+}
+
+/// The folder of PCHs built with the project (share/deeptune/pch beside the library or program
+/// holding this code, in the build tree and in the installed tree), or "" if there is none.
+fs::path installedPchDirectory() {
+  if (installedPchDirectoryOverride()) return *installedPchDirectoryOverride();
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&installedPchDirectory), &info) == 0 ||
+      info.dli_fname == nullptr) {
+    return {};
+  }
+  std::error_code ec;
+  const fs::path here = fs::canonical(info.dli_fname, ec).parent_path();
+  if (ec) return {};
+  for (const fs::path& candidate :
+       {here / DEEPTUNE_PCH_FROM_LIBDIR, here / ".." / "share" / "deeptune" / "pch"}) {
+    if (fs::is_directory(candidate, ec)) return candidate;
+  }
+  return {};
+}
+
+/// The shim PCH: the one built with the project when it is intact and of this key (no process
+/// builds it then), else the one in the user's cache folder, or, when that folder cannot hold
+/// it (not private, or a cache file there is not ours to replace), in a private folder of this
+/// process. `rebuild`: Clang could not load the one found; build it in a cache folder.
+std::string buildShimPch(bool rebuild) {
+  if (!rebuild) {
+    const fs::path installed = installedPchDirectory();
+    const std::string stem = "opencl-shim-" + pchKey();
+    const fs::path pch = installed / (stem + ".pch");
+    if (!installed.empty() &&
+        cachedPchIsIntact(installed / (stem + ".h"), pch, installed / (stem + ".pch.fnv1a64"))) {
+      return pch.string();
+    }
+  }
+  const fs::path user = userCacheDirectory();
+  if (!user.empty()) {
+    std::error_code ec;
+    fs::create_directories(user.parent_path(), ec);
+    ::mkdir(user.c_str(), 0700);
+    if (isPrivateDirectory(user)) {
+      try {
+        return buildShimPchIn(user, rebuild);
+      } catch (const std::runtime_error&) {  // a process folder instead, below
+      }
+    }
+  }
+  return buildShimPchIn(processCacheDirectory(), rebuild);
+}
+
+std::mutex& pchMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::string& pchPath() {
+  static std::string path;
+  return path;
+}
+
+}  // namespace
+
+namespace {
+
+/// Errors a kernel may carry and still be normalized: names declared nowhere (the host's -D
+/// could define them), what calls of helpers a kernel lacks cause (the paper's extracts call
+/// helpers the extraction dropped, sometimes under the kernel's own name: 27 of its 247 kernels
+/// carry such errors), and a __local variable in an inner scope, which the drivers the paper
+/// measured on accepted (rodinia lavaMD). Any other error means the source does not compile.
+bool isToleratedError(unsigned id) {
+  namespace diag = clang::diag;
+  switch (id) {
+    case diag::err_undeclared_var_use:
+    case diag::err_undeclared_var_use_suggest:
+    case diag::err_unknown_typename:
+    case diag::err_unknown_typename_suggest:
+    case diag::err_typecheck_call_too_few_args:
+    case diag::err_typecheck_call_too_few_args_one:
+    case diag::err_typecheck_call_too_few_args_at_least:
+    case diag::err_typecheck_call_too_few_args_at_least_one:
+    case diag::err_typecheck_call_too_many_args:
+    case diag::err_typecheck_call_too_many_args_one:
+    case diag::err_typecheck_call_too_many_args_at_most:
+    case diag::err_typecheck_call_too_many_args_at_most_one:
+    case diag::err_typecheck_convert_incompatible:
+    case diag::err_typecheck_convert_int_pointer:
+    case diag::err_typecheck_convert_pointer_int:
+    case diag::ext_typecheck_convert_int_pointer:
+    case diag::ext_typecheck_convert_pointer_int:
+    case diag::err_opencl_addrspace_scope:
+      return true;
+    default:
+      return false;
+  }
 }
 
 }  // namespace
@@ -203,7 +330,8 @@ void ErrorCollector::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
     const llvm::StringRef name = text.drop_front(prefix.size()).split('\'').first;
     if (!name.empty()) undeclared_.insert(name.str());
   }
-  if (first_) return;
+  const bool tolerated = level != clang::DiagnosticsEngine::Fatal && isToleratedError(info.getID());
+  if (first_ && (tolerated || firstIntolerable_)) return;
   ClangError error;
   error.message = message.str().str();
   error.fatal = level == clang::DiagnosticsEngine::Fatal;
@@ -215,7 +343,8 @@ void ErrorCollector::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
       error.column = static_cast<int>(presumed.getColumn());
     }
   }
-  first_ = std::move(error);
+  if (!tolerated && !firstIntolerable_) firstIntolerable_ = error;
+  if (!first_) first_ = std::move(error);
 }
 
 namespace {
@@ -297,7 +426,7 @@ clang::FileManager& ClangResources::filesFor(const std::string& fileName,
   allowed.insert(allowed.end(), includeDirs.begin(), includeDirs.end());
   if (!files_ || allowed != folders_) {
     folders_ = allowed;
-    allowed.push_back(DEEPTUNE_LIBCLC_INCLUDE_DIR);
+    allowed.push_back(DEEPTUNE_LIBCLC_INCLUDE_DIR "/clc");  // not all of /usr/include
     allowed.push_back(fs::path(shimPchPath()).parent_path().string());
     files_ = new clang::FileManager(clang::FileSystemOptions(),
                                     llvm::makeIntrusiveRefCnt<GuardedFileSystem>(allowed));
@@ -305,9 +434,34 @@ clang::FileManager& ClangResources::filesFor(const std::string& fileName,
   return *files_;
 }
 
-const std::string& shimPchPath() {
-  static const std::string path = buildShimPch();
-  return path;
+std::string shimPchPath() {
+  const std::lock_guard<std::mutex> lock(pchMutex());
+  if (pchPath().empty()) pchPath() = buildShimPch(false);
+  return pchPath();
+}
+
+std::string writeShimPch(const std::string& dir) { return buildShimPchIn(dir, true); }
+
+std::string shimPchFileStem() { return "opencl-shim-" + pchKey(); }
+
+std::string shimPchChecksum(const std::string& path) { return fileChecksum(path); }
+
+void setInstalledPchDirectoryForTests(const std::string& dir) {
+  const std::lock_guard<std::mutex> lock(pchMutex());
+  installedPchDirectoryOverride() = fs::path(dir);
+  pchPath().clear();
+}
+
+std::string rebuildShimPch() {
+  const std::lock_guard<std::mutex> lock(pchMutex());
+  pchPath() = buildShimPch(true);
+  return pchPath();
+}
+
+void ClangResources::forgetLoadedFiles() {
+  files_ = nullptr;
+  folders_.clear();
+  moduleCache_ = new clang::InMemoryModuleCache();
 }
 
 std::unique_ptr<clang::CompilerInstance> makeCompilerInstance(std::string_view source,

@@ -342,10 +342,9 @@ CoarsenedText runCoarsenPass(const PreprocessedText& input, const std::string& p
     for (const std::string& name : outcome.kernels) list += (list.empty() ? "" : ", ") + name;
     if (list.empty()) list = "none";
     throw RewriteError(fileName, 1, 1,
-                       kernel.empty()
-                           ? std::to_string(outcome.kernels.size()) +
-                                 " kernels in the file, choose one with --kernel: " + list
-                           : "no kernel named '" + kernel + "'; kernels: " + list);
+                       kernel.empty() ? std::to_string(outcome.kernels.size()) +
+                                            " kernels in the file; name the one to use: " + list
+                                      : "no kernel named '" + kernel + "'; kernels: " + list);
   }
   if (!outcome.refusals.empty()) {
     int column = 1;

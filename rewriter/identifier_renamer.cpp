@@ -300,6 +300,7 @@ RenamedText runRenamePass(std::string_view source, const std::string& fileName,
   RenameAction action(result, edits);
   instance->ExecuteAction(action);
   result.firstError = errors.firstError();
+  result.firstIntolerableError = errors.firstIntolerableError();
   for (const std::string& name : errors.undeclaredNames()) {
     // The shim's 2016 spellings of builtins (fabs -> __clc_fabs) are declared nowhere on purpose.
     if (name.rfind("__clc_", 0) != 0) result.undeclared.push_back(name);

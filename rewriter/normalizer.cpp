@@ -121,9 +121,12 @@ struct Normalized {
   std::vector<std::pair<std::string, std::string>> renames;
 };
 
+/// Stages 2 to 7. With `mustCompile`, an error that is not a name declared nowhere (or a call of
+/// a helper the kernel lacks) stops the rewrite: the source does not compile. Our own extract of
+/// a file that passed is normalized without it (its errors would be what the cut left out).
 Normalized runPipeline(std::string_view source, const std::string& fileName,
-                       internal::ClangResources& resources,
-                       const data::SourceOptions& options = {}) {
+                       internal::ClangResources& resources, const data::SourceOptions& options,
+                       bool mustCompile) {
   checkInput(source, fileName);
   // The file's own typedefs of names the shim defines win (their uses read the file's type).
   data::SourceOptions withTypedefs = options;
@@ -135,16 +138,23 @@ Normalized runPipeline(std::string_view source, const std::string& fileName,
   preprocessed.text = internal::dropSelfTypedefs(std::move(preprocessed.text));
   checkStructure(preprocessed.text, fileName, &preprocessed.originalLine);  // macros expanded
   RenamedText renamed = internal::runRenamePass(preprocessed.text, fileName, resources);
+  // An error's line in the preprocessed text, as a line of the source.
+  const auto sourceLine = [&](const internal::ClangError& error) {
+    const size_t index = static_cast<size_t>(std::max(error.line, 1) - 1);
+    return index < preprocessed.originalLine.size() ? preprocessed.originalLine[index] : error.line;
+  };
   if (renamed.functionDefinitions == 0) {
     if (renamed.firstError) {
       const internal::ClangError& error = *renamed.firstError;
-      const size_t index = static_cast<size_t>(std::max(error.line, 1) - 1);
-      const int line =
-          index < preprocessed.originalLine.size() ? preprocessed.originalLine[index] : error.line;
-      throw RewriteError(fileName, line, error.column,
+      throw RewriteError(fileName, sourceLine(error), error.column,
                          error.message + " (no function definition left to normalize)");
     }
     throw RewriteError(fileName, 1, 1, "no function definition to normalize");
+  }
+  if (mustCompile && renamed.firstIntolerableError) {
+    const internal::ClangError& error = *renamed.firstIntolerableError;
+    throw RewriteError(fileName, sourceLine(error), error.column,
+                       error.message + " (the kernel does not compile)");
   }
   std::string text = formatSource(stripAttributes(renamed.text));
   if (countLines(text) < 3) {
@@ -214,7 +224,7 @@ auto readAnswer(const std::string& answer, const std::string& fileName, Read rea
 constexpr const char* kWarmUpKernel = "__kernel void A(__global int* a) {\n  a[0] = 1;\n}\n";
 
 std::string serveNormalize(const internal::Request& r, internal::ClangResources& resources) {
-  const Normalized normalized = runPipeline(r.source, r.fileName, resources, r.options);
+  const Normalized normalized = runPipeline(r.source, r.fileName, resources, r.options, true);
   std::string out;
   internal::putField(out, normalized.text);
   putNotes(out, normalized);
@@ -230,14 +240,14 @@ std::string serveKernels(const internal::Request& r, internal::ClangResources& r
 }
 
 std::string serveExtract(const internal::Request& r, internal::ClangResources& resources) {
-  const Normalized whole = runPipeline(r.source, r.fileName, resources, r.options);
+  const Normalized whole = runPipeline(r.source, r.fileName, resources, r.options, true);
   const KernelName* chosen = nullptr;
   if (r.kernel.empty()) {
     if (whole.kernels.size() != 1) {
       throw RewriteError(
           r.fileName, 1, 1,
           std::to_string(whole.kernels.size()) +
-              " kernels in the file, choose one with --kernel: " + kernelList(whole.kernels));
+              " kernels in the file; name the one to use: " + kernelList(whole.kernels));
     }
     chosen = &whole.kernels.front();
   } else {
@@ -261,7 +271,7 @@ std::string serveExtract(const internal::Request& r, internal::ClangResources& r
   // An extract that is the whole normalized file (one kernel, nothing else) is already
   // normalized: running the pipeline on it again would only repeat its cost.
   std::string extract = internal::neededDeclarations(whole.text, *definition) + *definition;
-  if (extract != whole.text) extract = runPipeline(extract, r.fileName, resources).text;
+  if (extract != whole.text) extract = runPipeline(extract, r.fileName, resources, {}, false).text;
   std::string out;
   internal::putField(out, extract);
   putNames(out, {*chosen});
@@ -326,7 +336,7 @@ struct Normalizer::Impl {
     // the caller an error, not its process.
     if (!warm) {
       warm = true;
-      runPipeline(kWarmUpKernel, "deeptune-warm-up.cl", resources);
+      runPipeline(kWarmUpKernel, "deeptune-warm-up.cl", resources, {}, true);
     }
     // A long statement is what makes Clang and clang-format work hard; else it is the file.
     const bool blameStatement = longest.tokens >= kMaxStatementTokens / 8;

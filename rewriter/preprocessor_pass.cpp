@@ -57,22 +57,46 @@ int markerLineFor(std::string_view line, const std::string& fileName) {
   return line.substr(pos, quoted.size()) == quoted ? number : 0;
 }
 
+/// Whether a fatal error is Clang failing to load the shim PCH (a truncated or corrupt cache file).
+bool isShimPchFailure(const ClangError& error, const std::string& pch) {
+  for (const char* sign : {"AST file", "PCH file", "precompiled header"}) {
+    if (error.message.find(sign) != std::string::npos) return true;
+  }
+  return error.message.find(pch) != std::string::npos;
+}
+
 }  // namespace
 
 PreprocessedText runPreprocessorPass(std::string_view source, const std::string& fileName,
                                      ClangResources& resources,
                                      const data::SourceOptions& options) {
-  ErrorCollector errors;
-  auto instance = makeCompilerInstance(source, fileName, errors, resources, options);
   std::string printed;
-  std::optional<MacroOverrun> overrun;
-  PrintWithPchAction action(printed, overrun);
-  const bool ran = instance->ExecuteAction(action);
-  if (overrun) throw RewriteError(fileName, overrun->line, overrun->column, overrun->message);
-  if (errors.sawFatal() || !ran) {
+  for (int attempt = 0;; ++attempt) {
+    ErrorCollector errors;
+    auto instance = makeCompilerInstance(source, fileName, errors, resources, options);
+    printed.clear();
+    std::optional<MacroOverrun> overrun;
+    PrintWithPchAction action(printed, overrun);
+    const bool ran = instance->ExecuteAction(action);
+    if (overrun) throw RewriteError(fileName, overrun->line, overrun->column, overrun->message);
+    if (!errors.firstError() && ran) break;
     const ClangError error =
         errors.firstError().value_or(ClangError{fileName, 1, 1, "cannot preprocess", true});
-    throw RewriteError(fileName, error.line, error.column, error.message);
+    const std::string pch = shimPchPath();
+    if (isShimPchFailure(error, pch)) {
+      // The cached PCH cannot be loaded: build it again, once; then say which file it is.
+      if (attempt == 0) {
+        instance.reset();
+        resources.forgetLoadedFiles();
+        rebuildShimPch();
+        continue;
+      }
+      throw RewriteError(fileName, 1, 1,
+                         "cannot load the OpenCL shim PCH " + pch + " (rebuilt): " + error.message);
+    }
+    // An error inside an included header is reported at the header's line.
+    throw RewriteError(error.file.empty() ? fileName : error.file, error.line, error.column,
+                       error.message);
   }
   // Keep every line that does not start with '#'; line markers tell the original line numbers.
   PreprocessedText result;

@@ -216,9 +216,14 @@ Coprocess::Coprocess(const std::vector<std::string>& argv) {
     throw RuntimeError("cannot start " + argv[0] + ": " + std::strerror(spawned));
   }
   socket_ = std::exchange(mine.fd, -1);
+  owner_ = ::getpid();
 }
 
 Coprocess::~Coprocess() {
+  if (!ownedByThisProcess()) {  // a forked copy: the child and its socket are the parent's
+    if (socket_ >= 0) ::close(socket_);
+    return;
+  }
   if (socket_ >= 0) {
     ::shutdown(socket_, SHUT_WR);  // the child sees the end of its input and exits
     ::close(socket_);

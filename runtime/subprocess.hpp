@@ -2,6 +2,7 @@
 #pragma once
 
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <functional>
 #include <optional>
@@ -37,7 +38,8 @@ class Coprocess {
  public:
   /// Spawns argv (argv[0] is a path). Throws RuntimeError if it cannot be started.
   explicit Coprocess(const std::vector<std::string>& argv);
-  /// Closes the child's input, gives it a moment to exit, then kills it.
+  /// Closes the child's input, gives it a moment to exit, then kills it. In a process forked
+  /// from the one that started it, only closes this process's copy of the socket.
   ~Coprocess();
   Coprocess(const Coprocess&) = delete;
   Coprocess& operator=(const Coprocess&) = delete;
@@ -47,10 +49,14 @@ class Coprocess {
   /// The next line the child writes, without '\n'; nullopt when it closed its output (ended).
   /// Throws RuntimeError when `timeoutSeconds` pass without a complete line.
   std::optional<std::string> readLine(double timeoutSeconds);
+  /// Whether this process started the child (false in a process forked since, which must not
+  /// write to it or read its answers).
+  bool ownedByThisProcess() const { return owner_ == ::getpid(); }
 
  private:
   int socket_ = -1;
   pid_t pid_ = -1;
+  pid_t owner_ = -1;
   std::string pending_;
 };
 

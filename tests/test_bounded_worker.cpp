@@ -1,10 +1,14 @@
 // The rewriter's bounded worker: reused across requests, replaced after a death or when idle,
 // holding none of the caller's pipes and running none of its signal handlers.
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -14,15 +18,18 @@
 
 #include "rewriter/internal/bounded_work.hpp"
 #include "rewriter/rewrite_error.hpp"
+#include "tests/scratch_dir.hpp"
 
 using deeptune::rewriter::RewriteError;
 using deeptune::rewriter::internal::BoundedWorker;
 
 namespace {
 
-/// A worker whose requests name what to do: "pid", "crash", "signal", "grow", "fail".
+/// A worker whose requests name what to do: "pid", "crash", "signal", "grow", "fail", or
+/// "echo:TEXT" (answered with TEXT).
 BoundedWorker::Serve testServe() {
   return [](const std::string& request) -> std::string {
+    if (request.rfind("echo:", 0) == 0) return request.substr(5);
     if (request == "crash") std::raise(SIGSEGV);
     if (request == "signal") std::raise(SIGUSR1);
     if (request == "grow") {  // leaves 64 MiB behind, touched
@@ -119,4 +126,89 @@ TEST_CASE("requests from several threads are served one at a time", "[rewriter][
   }
   for (std::thread& thread : threads) thread.join();
   for (const std::string& answer : answers) CHECK(answer == pid);
+}
+
+namespace {
+
+/// In a process of its own: `rounds` requests that name this process and the round, each checked
+/// against its answer; the exit code is the number of wrong answers (capped), 100 for an error.
+int askAsThisProcess(BoundedWorker& worker, int rounds) {
+  int wrong = 0;
+  try {
+    for (int i = 0; i < rounds; ++i) {
+      const std::string text = std::to_string(getpid()) + "/" + std::to_string(i);
+      if (worker.run("echo:" + text, "k.cl", 1, 1) != text) ++wrong;
+    }
+  } catch (const std::exception&) {
+    return 100;
+  }
+  return wrong > 99 ? 99 : wrong;
+}
+
+/// Runs `body` in a forked child with an alarm (a hang ends it) and returns its wait status.
+template <typename Body>
+int inChildProcess(Body body) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    alarm(30);
+    _exit(body());
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return status;
+}
+
+}  // namespace
+
+TEST_CASE("a process forked after the worker started gets its own, and no answer crosses",
+          "[rewriter][worker][fork]") {
+  // The application: it starts the worker, then forks; parent and child both keep asking.
+  const int status = inChildProcess([] {
+    BoundedWorker worker(testServe());
+    const std::string parentWorker = worker.run("pid", "k.cl", 1, 1);
+    const pid_t child = fork();
+    if (child == 0) {
+      alarm(30);
+      if (worker.run("pid", "k.cl", 1, 1) == parentWorker) _exit(101);  // the parent's worker
+      _exit(askAsThisProcess(worker, 300));
+    }
+    const int parentWrong = askAsThisProcess(worker, 300);
+    int childStatus = 0;
+    waitpid(child, &childStatus, 0);
+    if (worker.run("pid", "k.cl", 1, 1) != parentWorker) return 102;  // the parent kept its own
+    if (!WIFEXITED(childStatus)) return 103;
+    return parentWrong != 0 ? parentWrong : WEXITSTATUS(childStatus);
+  });
+  INFO("status " << status);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("a worker that ends by itself is reaped at once", "[rewriter][worker]") {
+  BoundedWorker worker(testServe());
+  worker.run("pid", "k.cl", 1, 1);
+  const pid_t child = worker.childForTests();
+  REQUIRE(child > 0);
+  std::this_thread::sleep_for(
+      std::chrono::milliseconds(deeptune::rewriter::internal::kWorkerIdleMilliseconds + 800));
+  // Gone, not a zombie waiting for the next request (kill(pid, 0) succeeds on a zombie).
+  errno = 0;
+  CHECK(kill(child, 0) == -1);
+  CHECK(errno == ESRCH);
+}
+
+TEST_CASE("the worker holds none of the caller's files", "[rewriter][worker]") {
+  deeptune::test::ScratchDir dir("deeptune-worker-files");
+  const std::string path = dir.file("locked", "x");
+  const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  REQUIRE(flock(fd, LOCK_EX) == 0);
+  BoundedWorker worker(testServe());
+  worker.run("pid", "k.cl", 1, 1);  // forked now, while the caller holds the file and its lock
+  close(fd);
+  // The lock went with the caller's last descriptor: another open of the file can take it.
+  const int other = open(path.c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(other >= 0);
+  CHECK(flock(other, LOCK_EX | LOCK_NB) == 0);
+  close(other);
 }

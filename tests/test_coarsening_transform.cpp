@@ -83,7 +83,7 @@ TEST_CASE("coarsening: what cannot be made safe is refused at its line", "[rewri
   }
   CHECK_THAT(refusal(normalizer, head + "}\n", 1), Catch::Contains("expected 2 to 1024"));
   CHECK_THAT(refusal(normalizer, head + "}\n__kernel void j(__global int* b) {}\n"),
-             Catch::Contains("2 kernels in the file, choose one with --kernel: k, j"));
+             Catch::Contains("2 kernels in the file; name the one to use: k, j"));
 }
 
 TEST_CASE("coarsening the paper's kernels: refused with a reason, or compilable OpenCL",

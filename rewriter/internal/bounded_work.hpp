@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -29,6 +30,13 @@ constexpr int kWorkerIdleMilliseconds = 2000;
 /// a RewriteError at `fileName`:1:1. A child stopped by a bound or killed by a signal is a
 /// RewriteError at `fileName`:`line`:`column` saying which bound the input exceeded (or that the
 /// normalizer crashed); the next request forks a new child. Thread-safe: requests are serialized.
+///
+/// The child belongs to the process that started it: in a process forked from the caller, the
+/// first request starts that process's own child (the inherited one is never written to, read
+/// from, signalled or waited for there). A thread of the starting process waits for the child
+/// from its start, so a child that ends by itself is reaped at once, whatever the application's
+/// SIGCHLD disposition; the child holds no descriptor of the caller's but its standard streams
+/// (on /dev/null) and its request socket.
 class BoundedWorker {
  public:
   using Serve = std::function<std::string(const std::string& request)>;
@@ -39,20 +47,29 @@ class BoundedWorker {
 
   std::string run(const std::string& request, const std::string& fileName, int line, int column);
 
+  /// The current child's process id, or -1 when none is running (for tests).
+  pid_t childForTests() const { return pid_; }
+
  private:
+  struct Ending;  ///< how the child ended, set by the thread that waits for it
   void start(const std::string& fileName);
-  void stop();
   /// Sends the request and reads the answer frame; false when the child went away without one.
   bool exchange(const std::string& request, std::string& answer);
   /// Waits for the child, which has ended or is ending, and returns how it ended.
   int reap();
-  /// Drops the (reaped) child: its socket closed, none started.
+  /// Drops the (reaped, or another process's) child: its socket closed, none started.
   void forget();
+  /// Whether the child has ended (and was reaped).
+  bool ended() const;
+  /// Kills the child unless it has already ended.
+  void killChild();
 
   Serve serve_;
   std::mutex mutex_;
   pid_t pid_ = -1;
+  pid_t owner_ = -1;  ///< the process that started the child
   int socket_ = -1;
+  std::shared_ptr<Ending> ending_;
 };
 
 /// Length-prefixed fields for requests and answers.

@@ -27,12 +27,15 @@ struct ClangError {
 };
 
 /// Swallows warnings and remembers the first error (warnings and errors never abort a parse),
-/// and the names Clang found declared nowhere.
+/// the first error of a source that does not compile, and the names Clang found declared nowhere.
 class ErrorCollector : public clang::DiagnosticConsumer {
  public:
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic& info) override;
   const std::optional<ClangError>& firstError() const { return first_; }
+  /// The first error other than a name declared nowhere or a call of a helper the kernel lacks
+  /// (see isToleratedError in clang_session.cpp): the source does not compile.
+  const std::optional<ClangError>& firstIntolerableError() const { return firstIntolerable_; }
   bool sawFatal() const { return fatal_; }
   /// Names of "use of undeclared identifier", "unknown type name" and "implicit declaration of
   /// function" errors, sorted.
@@ -40,15 +43,28 @@ class ErrorCollector : public clang::DiagnosticConsumer {
 
  private:
   std::optional<ClangError> first_;
+  std::optional<ClangError> firstIntolerable_;
   bool fatal_ = false;
   std::set<std::string> undeclared_;
 };
 
-/// Path of the precompiled shim header, built on first use (thread-safe) in the cache folder:
-/// $DEEPTUNE_CACHE_DIR, else $XDG_CACHE_HOME/deeptune, else $HOME/.cache/deeptune, when private
-/// to the user; else a private folder of this process (see clang_session.cpp).
+/// Path of the precompiled shim header: the one built with the project (share/deeptune/pch),
+/// else one built on first use (thread-safe) in the cache folder: $DEEPTUNE_CACHE_DIR, else
+/// $XDG_CACHE_HOME/deeptune, else $HOME/.cache/deeptune, when private to the user; else a
+/// private folder of this process (see clang_session.cpp).
 /// Throws std::runtime_error if it cannot be built.
-const std::string& shimPchPath();
+std::string shimPchPath();
+/// Builds the shim PCH again (Clang could not load the cached one) and returns its path.
+std::string rebuildShimPch();
+/// Builds the shim PCH, its header and checksum into `dir` (the build's share/deeptune/pch,
+/// installed with the project) and returns the PCH's path. Throws std::runtime_error.
+std::string writeShimPch(const std::string& dir);
+/// "opencl-shim-KEY": the name of the PCH's files (.h, .pch, .pch.fnv1a64) without suffix.
+std::string shimPchFileStem();
+/// The checksum a PCH's checksum file records of it.
+std::string shimPchChecksum(const std::string& path);
+/// Tests: the folder shimPchPath() looks into first instead of share/deeptune/pch ("": none).
+void setInstalledPchDirectoryForTests(const std::string& dir);
 
 /// Clang state that parses of one thread share: file-system lookups (a stat cache: the PCH lists
 /// ~300 libclc headers) and the loaded PCH buffer. Not thread-safe; one per Normalizer.
@@ -62,6 +78,8 @@ class ClangResources {
   clang::FileManager& filesFor(const std::string& fileName,
                                const std::vector<std::string>& includeDirs);
   clang::InMemoryModuleCache& moduleCache() { return *moduleCache_; }
+  /// Drops the file lookups and the loaded PCH (after the PCH was rebuilt).
+  void forgetLoadedFiles();
 
  private:
   llvm::IntrusiveRefCntPtr<clang::FileManager> files_;

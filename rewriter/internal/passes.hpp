@@ -18,7 +18,8 @@ struct PreprocessedText {
   std::vector<int> originalLine;
 };
 
-/// Runs the preprocessor with the shim. Throws RewriteError on a fatal error (missing include).
+/// Runs the preprocessor with the shim. Throws RewriteError on any preprocessor error (a missing
+/// include, #error, a malformed directive), at the file and line where it stands.
 PreprocessedText runPreprocessorPass(std::string_view source, const std::string& fileName,
                                      ClangResources& resources,
                                      const data::SourceOptions& options = {});
@@ -31,6 +32,7 @@ struct RenamedText {
   int skippedLocations = 0;         ///< uses met inside macro expansions (left untouched)
   int recoveredOccurrences = 0;     ///< declared names renamed from tokens, not the AST
   std::optional<ClangError> firstError;
+  std::optional<ClangError> firstIntolerableError;  ///< the source does not compile
   std::vector<std::string> undeclared;  ///< names used but declared nowhere (left as they are)
   std::vector<std::pair<std::string, std::string>> renames;  ///< declared name -> new name
 };

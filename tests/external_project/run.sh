@@ -25,12 +25,21 @@ for file in lib/cmake/deeptune/deeptuneConfig.cmake lib/cmake/deeptune/deeptuneC
   found=$(find "$scratch/prefix" -path "*${file#lib/}" | head -1)
   [ -n "$found" ] || { echo "not installed: $file"; exit 1; }
 done
+# Versioned shared libraries: a SONAME with the version, the link names pointing at it.
+for lib in data runtime predictor advisor launcher; do
+  so=$(find "$scratch/prefix" -name "libdeeptune_$lib.so" | head -1)
+  [ -n "$so" ] || { echo "not installed: libdeeptune_$lib.so"; exit 1; }
+  readelf -d "$so" | grep -q "Library soname: \[libdeeptune_$lib.so.[0-9]*\.[0-9]*\]" \
+    || { echo "libdeeptune_$lib.so has no versioned SONAME"; exit 1; }
+done
+[ -f "$scratch/prefix/include/deeptune/version.hpp" ] || { echo "not installed: version.hpp"; exit 1; }
 cmake -S "$here" -B "$scratch/build" -DCMAKE_PREFIX_PATH="$scratch/prefix" >/dev/null
 cmake --build "$scratch/build" >/dev/null
 # The same program built with pkg-config's flags alone.
 export PKG_CONFIG_PATH=$(dirname "$(find "$scratch/prefix" -name deeptune.pc)")
 # shellcheck disable=SC2046  # the flags are words
-c++ -std=c++17 -o "$scratch/user_app_pc" "$here/main.cpp" $(pkg-config --cflags --libs deeptune)
+c++ -std=c++17 -I "$here/app_headers" -o "$scratch/user_app_pc" "$here/main.cpp" \
+  $(pkg-config --cflags --libs deeptune)
 cd "$scratch"
 for app in "$scratch/build/user_app" "$scratch/user_app_pc"; do
   env -u DEEPTUNE_MODELS -u DEEPTUNE_EXECUTABLE PATH=/usr/bin:/bin "$app"
