@@ -1,5 +1,6 @@
 // The per-row cost of `measure`'s CSV writer (data::ResumableCsv: one append + fdatasync per row)
 // at 1k and 20k rows already in the file, against the former whole-file rewrite in one process.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,17 +24,59 @@ namespace fs = std::filesystem;
 using deeptune::bench::Clock;
 using deeptune::bench::msSince;
 
-/// What one size gives: ms per added row (median and mean) of each writer, and the resume.
+/// Milliseconds per added row: median and mean.
+struct Timing {
+  double median = 0, mean = 0;
+};
+
+/// What one size gives: each writer's time per added row, and the time to resume the file.
 struct Result {
   size_t rows = 0;
-  double appendMedian = 0, appendMean = 0, rewriteMedian = 0, rewriteMean = 0, resumeMs = 0;
+  Timing append, rewrite, rewriteSynced;
+  double resumeMs = 0;
 };
+
+Timing summarize(const std::vector<double>& times) {
+  double sum = 0;
+  for (double t : times) sum += t;
+  return {deeptune::bench::percentile(times, 0.5), sum / static_cast<double>(times.size())};
+}
 
 /// Row `i` of the file: the sample's row `i % n`, its benchmark made unique (the writer's key).
 std::vector<std::string> rowAt(const dd::CsvTable& sample, size_t i) {
   std::vector<std::string> row = sample.rows[i % sample.rows.size()];
   row[0] += "#" + std::to_string(i);
   return row;
+}
+
+/// Puts `path` on disk (fdatasync, or fsync and sync() for `everything`); throws on failure.
+void syncFile(const std::string& path, bool everything) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const bool synced = fd >= 0 && (everything ? ::fsync(fd) : ::fdatasync(fd)) == 0;
+  if (fd >= 0) ::close(fd);
+  if (!synced) throw std::runtime_error(path + ": cannot sync");
+  if (everything) ::sync();  // the dirty pages of the runs before must not weigh on this one
+}
+
+/// The former writer: after each row the whole file is rewritten atomically (a temporary
+/// renamed over it), as ResumableCsv::add did until issue 27; with `synced`, also synced, for
+/// the durability the new writer has. Returns the file's final text.
+std::string rewriteRows(const dd::CsvTable& sample, const std::string& prefix, size_t rows,
+                        size_t adds, const std::string& path, bool synced, Timing& timing) {
+  std::string content = prefix;
+  dd::writeFileAtomically(path, content);
+  syncFile(path, true);
+  std::vector<double> times;
+  for (size_t i = 0; i < adds; ++i) {
+    const std::vector<std::string> row = rowAt(sample, rows + i);
+    const auto added = Clock::now();
+    content += dd::csvRow(row);
+    dd::writeFileAtomically(path, content);
+    if (synced) syncFile(path, false);
+    times.push_back(msSince(added));
+  }
+  timing = summarize(times);
+  return content;
 }
 
 Result measureAt(const dd::CsvTable& sample, size_t rows, size_t adds, const fs::path& dir) {
@@ -45,6 +88,7 @@ Result measureAt(const dd::CsvTable& sample, size_t rows, size_t adds, const fs:
   // Now: resume the file (parse its rows), then append and sync each row.
   const std::string appended = (dir / "append.csv").string();
   dd::writeFileAtomically(appended, prefix);
+  syncFile(appended, true);  // the first row's sync must not pay for writing the prefix
   std::vector<double> times;
   {
     const auto start = Clock::now();
@@ -57,29 +101,12 @@ Result measureAt(const dd::CsvTable& sample, size_t rows, size_t adds, const fs:
       times.push_back(msSince(added));
     }
   }
-  double sum = 0;
-  for (double t : times) sum += t;
-  result.appendMedian = deeptune::bench::percentile(times, 0.5);
-  result.appendMean = sum / static_cast<double>(times.size());
+  result.append = summarize(times);
 
-  // Before (the baseline): every row rewrites the whole file, atomically (a temporary renamed
-  // over it), as ResumableCsv::add did until issue 27.
   const std::string rewritten = (dir / "rewrite.csv").string();
-  std::string content = prefix;
-  dd::writeFileAtomically(rewritten, content);
-  times.clear();
-  for (size_t i = 0; i < adds; ++i) {
-    const std::vector<std::string> row = rowAt(sample, rows + i);
-    const auto added = Clock::now();
-    content += dd::csvRow(row);
-    dd::writeFileAtomically(rewritten, content);
-    times.push_back(msSince(added));
-  }
-  sum = 0;
-  for (double t : times) sum += t;
-  result.rewriteMedian = deeptune::bench::percentile(times, 0.5);
-  result.rewriteMean = sum / static_cast<double>(times.size());
-  // Both writers produced the same file.
+  const std::string content =
+      rewriteRows(sample, prefix, rows, adds, rewritten, false, result.rewrite);
+  rewriteRows(sample, prefix, rows, adds, rewritten, true, result.rewriteSynced);
   if (dd::readFileBytes(appended, dd::kMaxCsvBytes) != content) {
     throw std::runtime_error("the two writers' files differ");
   }
@@ -91,14 +118,13 @@ Result measureAt(const dd::CsvTable& sample, size_t rows, size_t adds, const fs:
 int usage(FILE* out, int code) {
   std::fprintf(
       out,
-      "usage: bench_resumable_csv [--sample CSV] [--dir DIR] [--rows N[,N...]] "
-      "[--adds K]\n"
-      "  Per added row, ms: ResumableCsv (append + fdatasync) against the former\n"
-      "  whole-file rewrite (writeFileAtomically of every row after each), with N rows\n"
-      "  already in the file (default 1000,20000), K rows added (default 200). Rows are\n"
-      "  those of --sample (default data/measured/pocl-cpu-paper.csv, `measure`'s CSV of\n"
-      "  the paper kernels), cycled. Files go to a scratch folder in DIR (default $TMPDIR\n"
-      "  or /tmp): the disk there is what is measured.\n");
+      "usage: bench_resumable_csv [--sample CSV] [--dir DIR] [--rows N[,N...]] [--adds K]\n"
+      "  Per added row, ms: ResumableCsv (append + fdatasync) against the former whole-file\n"
+      "  rewrite (writeFileAtomically of all rows after each), and that rewrite with an\n"
+      "  fdatasync (the same durability), with N rows already in the file (default\n"
+      "  1000,20000) and K rows added (default 200). Rows are those of --sample (default\n"
+      "  data/measured/pocl-cpu-paper.csv, `measure`'s CSV of the paper kernels), cycled.\n"
+      "  Files go to a scratch folder in DIR (default $TMPDIR or /tmp): its disk is measured.\n");
   return code;
 }
 
@@ -144,15 +170,18 @@ int main(int argc, char** argv) {
                 samplePath.c_str(), sample.rows.size(),
                 static_cast<double>(bytes) / static_cast<double>(sample.rows.size()), adds,
                 dir.c_str());
-    std::printf("%8s %12s %12s %14s %14s %9s %10s\n", "rows", "append med", "append mean",
-                "rewrite med", "rewrite mean", "ratio", "resume ms");
+    std::printf("%8s %21s %21s %9s %21s %9s %9s\n", "rows", "append+sync med/mean",
+                "rewrite med/mean", "ratio", "rewrite+sync med/mean", "ratio", "resume");
     for (size_t rows : sizes) {
       const Result r = measureAt(sample, rows, adds, dir);
-      std::printf("%8zu %12.3f %12.3f %14.3f %14.3f %8.1fx %10.1f\n", r.rows, r.appendMedian,
-                  r.appendMean, r.rewriteMedian, r.rewriteMean, r.rewriteMean / r.appendMean,
-                  r.resumeMs);
+      std::printf("%8zu %10.3f %10.3f %10.3f %10.3f %8.1fx %10.3f %10.3f %8.1fx %9.1f\n", r.rows,
+                  r.append.median, r.append.mean, r.rewrite.median, r.rewrite.mean,
+                  r.rewrite.median / r.append.median, r.rewriteSynced.median, r.rewriteSynced.mean,
+                  r.rewriteSynced.median / r.append.median, r.resumeMs);
     }
-    std::printf("ms per added row; ratio = rewrite mean / append mean\n");
+    std::printf(
+        "ms per added row (median, mean); ratio = the rewrite's median / the append's median;\n"
+        "resume: ms to open the file of N rows (parsed, keys kept)\n");
     fs::remove_all(dir);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_resumable_csv: %s\n", e.what());
