@@ -85,6 +85,14 @@ std::vector<DevmapRow> readDevmapCsv(const std::string& path) {
     }
     d.runtimeCpu = numberField(t, r, cCpu, true);
     d.runtimeGpu = numberField(t, r, cGpu, true);
+    // The label is the faster device: a row that says otherwise would change every metric
+    // silently (the paper's files have none; a tie, none there either, allows both labels).
+    if (d.runtimeCpu != d.runtimeGpu && d.oracle != (d.runtimeCpu < d.runtimeGpu ? "CPU" : "GPU")) {
+      throw t.errorAt(r, cOracle,
+                      d.oracle + " contradicts the row's runtimes (runtime_cpu " + row[cCpu] +
+                          ", runtime_gpu " + row[cGpu] + ": the faster is " +
+                          (d.oracle == "CPU" ? "GPU" : "CPU") + ")");
+    }
     d.src = row[cSrc];
     out.push_back(std::move(d));
   }

@@ -24,8 +24,9 @@ struct DevmapRow {
 };
 
 /// Reads cgo17-{amd,nvidia}.csv (the `seq` column is ignored). Throws DataError (file:line:col)
-/// for a missing column, a bad number, a negative count or size, a runtime <= 0, or an oracle that
-/// is not CPU/GPU.
+/// for a missing column, a bad number, a negative count or size, a runtime <= 0, an oracle that
+/// is not CPU/GPU, or an oracle that is not the faster device of its row's runtime_cpu and
+/// runtime_gpu (equal runtimes allow either).
 std::vector<DevmapRow> readDevmapCsv(const std::string& path);
 
 /// One row of folds-{amd,nvidia}.csv: the cross-validation fold of one device-mapping row.

@@ -81,23 +81,32 @@ void writeStream(const std::string& path, const std::string& target, std::string
   if (::close(fd) != 0) throw OutputError(path + ": write failed: " + reason(errno));
 }
 
-void replaceRegular(const std::string& path, const std::string& target, const struct stat* old,
-                    std::string_view content) {
+/// Creates an exclusive file with an unpredictable name beside `target` (flags: O_WRONLY or
+/// O_RDWR), sets `temporary` to its name and returns its descriptor. Throws OutputError naming
+/// `path`.
+int createTemporaryBeside(const std::string& path, const std::string& target, int flags,
+                          std::string& temporary) {
   const std::string folder = folderOf(target);
   const std::string stem = target.substr(target.find_last_of('/') + 1);
   std::random_device entropy;
-  std::string temporary;
-  FileDescriptor out;
-  for (int attempt = 0; attempt < 100 && out.fd < 0; ++attempt) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
     char suffix[24];
     std::snprintf(suffix, sizeof suffix, ".%08x%08x.tmp", entropy(), entropy());
     temporary = folder + "/." + stem + suffix;
-    out.fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (out.fd < 0 && errno != EEXIST) {
+    const int fd =
+        ::open(temporary.c_str(), flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) return fd;
+    if (errno != EEXIST) {
       throw OutputError(path + ": cannot create a file in " + folder + ": " + reason(errno));
     }
   }
-  if (out.fd < 0) throw OutputError(path + ": no free temporary name in " + folder);
+  throw OutputError(path + ": no free temporary name in " + folder);
+}
+
+void replaceRegular(const std::string& path, const std::string& target, const struct stat* old,
+                    std::string_view content) {
+  std::string temporary;
+  FileDescriptor out{createTemporaryBeside(path, target, O_WRONLY, temporary)};
   auto fail = [&](const std::string& what, int error) {
     ::unlink(temporary.c_str());
     throw OutputError(path + ": " + what + ": " + reason(error));
@@ -126,17 +135,28 @@ std::string readFileBytes(const std::string& path, size_t limit) {
                      "file too large: over the limit of " + std::to_string(limit) + " bytes");
   };
   if (static_cast<unsigned long long>(info.st_size) > limit) throw tooLarge();
+  return readOpenFile(in.fd, path, limit);
+}
+
+std::string readOpenFile(int fd, const std::string& path, size_t limit) {
+  struct stat info {};
   std::string bytes;
-  bytes.reserve(static_cast<size_t>(info.st_size));
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) &&
+      static_cast<unsigned long long>(info.st_size) <= limit) {
+    bytes.reserve(static_cast<size_t>(info.st_size));
+  }
   char buffer[1 << 16];
   for (;;) {
-    const ssize_t got = ::read(in.fd, buffer, sizeof buffer);
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
     if (got < 0) {
       if (errno == EINTR || errno == EAGAIN) continue;
       throw DataError(path, 1, 1, "cannot read file: " + reason(errno));
     }
     if (got == 0) break;
-    if (bytes.size() + static_cast<size_t>(got) > limit) throw tooLarge();
+    if (bytes.size() + static_cast<size_t>(got) > limit) {
+      throw DataError(path, 1, 1,
+                      "file too large: over the limit of " + std::to_string(limit) + " bytes");
+    }
     bytes.append(buffer, static_cast<size_t>(got));
   }
   return bytes;
@@ -201,6 +221,54 @@ void writeFileAtomically(const std::string& path, std::string_view content) {
   } else {
     throw OutputError(path + ": is " + kindOf(info.st_mode) + ", not replacing it");
   }
+}
+
+int createFileExclusively(const std::string& path, std::string_view content,
+                          const std::function<void(int fd)>& prepare) {
+  if (path.empty()) throw OutputError("(output): empty output path");
+  std::string temporary;
+  FileDescriptor file{createTemporaryBeside(path, path, O_RDWR, temporary)};
+  auto fail = [&](const std::string& what, int error) {
+    ::unlink(temporary.c_str());
+    throw OutputError(path + ": " + what + ": " + reason(error));
+  };
+  if (const int error = writeAll(file.fd, content)) fail("write failed", error);
+  if (::fdatasync(file.fd) != 0) fail("sync failed", errno);
+  try {
+    prepare(file.fd);
+  } catch (...) {
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  if (::link(temporary.c_str(), path.c_str()) == 0) {
+    ::unlink(temporary.c_str());
+    const int fd = file.fd;
+    file.fd = -1;
+    return fd;
+  }
+  const int error = errno;
+  ::unlink(temporary.c_str());
+  if (error == EEXIST) return -1;
+  if (error != EPERM && error != EOPNOTSUPP && error != ENOSYS) fail("cannot create", error);
+  // No hard links here (e.g. FAT, some FUSE file systems): create the name itself, exclusively,
+  // and prepare it (lock it) before writing, so another process opening it meanwhile finds it
+  // empty or locked, never half-written by a run it cannot see.
+  FileDescriptor direct{
+      ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666)};
+  if (direct.fd < 0) {
+    if (errno == EEXIST) return -1;
+    throw OutputError(path + ": cannot create: " + reason(errno));
+  }
+  prepare(direct.fd);  // if it throws, the file is another process's now: left to it
+  const auto failDirect = [&](const std::string& what, int failure) {
+    ::unlink(path.c_str());  // still ours: created and prepared (locked) by this call
+    throw OutputError(path + ": " + what + ": " + reason(failure));
+  };
+  if (const int failure = writeAll(direct.fd, content)) failDirect("write failed", failure);
+  if (::fdatasync(direct.fd) != 0) failDirect("sync failed", errno);
+  const int fd = direct.fd;
+  direct.fd = -1;
+  return fd;
 }
 
 void writeStandardOutput(std::string_view content) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,6 +28,10 @@ class OutputError : public std::runtime_error {
 /// reading and again while reading, for a file that grows).
 std::string readFileBytes(const std::string& path, size_t limit);
 
+/// The rest of the open regular file `fd` (from its current offset), at most `limit` bytes; throws
+/// DataError (PATH:1:1) naming `path` if it is larger or cannot be read.
+std::string readOpenFile(int fd, const std::string& path, size_t limit);
+
 /// All of standard input, at most `limit` bytes (read no further than one byte past it); throws
 /// DataError for "<stdin>" if it is larger or cannot be read.
 std::string readStandardInput(size_t limit);
@@ -48,6 +53,18 @@ void checkOutputPath(const std::string& path);
 /// Every write and the close are checked. Throws OutputError naming `path`; on failure the
 /// temporary file is removed and `path` is unchanged.
 void writeFileAtomically(const std::string& path, std::string_view content);
+
+/// Creates the regular file `path` holding `content` so that no reader ever sees it partly
+/// written and nothing is ever replaced: `content` goes to an exclusive temporary file in the same
+/// folder (synced), `prepare(fd)` runs on it (e.g. to lock it), then it is hard-linked to `path`,
+/// which fails when `path` exists as anything (a dangling symbolic link included), and the
+/// temporary name is removed. On a file system without hard links `path` is created with
+/// O_EXCL instead and `prepare` runs before `content` is written. Returns the open read-write
+/// descriptor (close-on-exec; the caller closes it), or -1 when `path` exists. Throws OutputError
+/// naming `path` (or what `prepare` throws); nothing is left behind then, except in that
+/// fallback when `prepare` throws (the empty file is then another process's, which opened it).
+int createFileExclusively(const std::string& path, std::string_view content,
+                          const std::function<void(int fd)>& prepare);
 
 /// Writes `content` to standard output and flushes it; throws OutputError("standard output: ...")
 /// when that fails (e.g. a full disk behind a redirection).

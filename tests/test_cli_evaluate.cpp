@@ -235,3 +235,32 @@ TEST_CASE("cli train and evaluate: one epoch on a slice of the paper's data, end
   CHECK_THAT(summary, Contains("- program: deeptune "));
   CHECK_THAT(summary, Contains("--protocol suite --epochs 1"));
 }
+
+TEST_CASE("cli train and evaluate refuse data whose oracle contradicts its runtimes",
+          "[cli][evaluate][bad-input]") {
+  // Issue 27: a row labelled with the slower device changed every metric without a word. A
+  // copy of the paper's first rows with one label flipped: exit 2, one line naming FILE:LINE.
+  ScratchDir dir("deeptune-cli-evaluate-contradicts");
+  const auto paper = deeptune::data::readCsv(deeptune::test::paperDataDir() + "/cgo17-amd.csv");
+  const size_t oracle = paper.column("oracle");
+  std::string text = deeptune::data::csvRow(paper.header);
+  for (size_t r = 0; r < 3; ++r) {
+    std::vector<std::string> row = paper.rows[r];
+    if (r == 2) row[oracle] = row[oracle] == "CPU" ? "GPU" : "CPU";
+    text += deeptune::data::csvRow(row);
+  }
+  const std::string data = dir.file("flipped.csv", text);
+  const int line = deeptune::data::readCsv(data).rowLines[2];
+  const std::string d = dir.path.string();
+  for (const std::string& command : {"train --data '" + data + "' -o '" + d + "/m.model'",
+                                     "evaluate --methods static --data '" + data +
+                                         "' --protocol kernel --report '" + d + "/report'"}) {
+    INFO(command);
+    const auto result = runCli(command);
+    CHECK(result.exitCode == 2);
+    CHECK(deeptune::test::lineCount(result.err) == 1);
+    CHECK_THAT(result.err, Contains(data + ":" + std::to_string(line) + ":") &&
+                               Contains("contradicts the row's runtimes"));
+  }
+  CHECK_FALSE(std::filesystem::exists(d + "/m.model"));
+}

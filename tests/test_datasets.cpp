@@ -307,6 +307,30 @@ TEST_CASE("devmap: bad values are located errors", "[datasets][errors]") {
   CHECK_THROWS_WITH(dd::readDevmapCsv(noSrc), Catch::StartsWith(noSrc + ":1:1: missing column"));
 }
 
+TEST_CASE("devmap: an oracle that contradicts its row's runtimes is a located error",
+          "[datasets][errors]") {
+  // The label is the faster device. Measured before this check: cgo17-amd.csv and
+  // cgo17-nvidia.csv (680 rows each) have no contradicting row and no exact tie (the closest
+  // runtimes differ by 0.23% and 0.045%); both keep loading (see the paper-file tests above).
+  const std::string head = "0,s-1-p-k,default,1,2,3,4,5,0,2048,256,";
+  const std::string agreeing = head + "GPU,1.5,0.5,src,x\n" + head + "CPU,0.5,1.5,src,x\n";
+  REQUIRE(dd::readDevmapCsv(writeTemp("agree.csv", kDevmapHeader + agreeing)).size() == 2);
+  for (const std::string& bad : {"GPU,0.5,1.5", "CPU,1.5,0.5"}) {
+    INFO(bad);
+    const std::string path =
+        writeTemp("contradicts.csv", kDevmapHeader + agreeing + head + bad + ",src,x\n");
+    CHECK_THROWS_WITH(dd::readDevmapCsv(path),
+                      Catch::StartsWith(path + ":4:40: column 'oracle': ") &&
+                          Catch::Contains("contradicts the row's runtimes"));
+  }
+  // An exact tie has no faster device: either label is kept as written.
+  const std::string ties = head + "GPU,1.5,1.5,src,x\n" + head + "CPU,1.5,1.5,src,x\n";
+  const auto tied = dd::readDevmapCsv(writeTemp("ties.csv", kDevmapHeader + ties));
+  REQUIRE(tied.size() == 2);
+  CHECK(tied[0].oracle == "GPU");
+  CHECK(tied[1].oracle == "CPU");
+}
+
 TEST_CASE("coarsening: a fractional factor is a located error", "[datasets][errors]") {
   const std::string path =
       writeTemp("oracles.csv",

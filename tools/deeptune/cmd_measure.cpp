@@ -35,10 +35,13 @@ const char* kUsage =
     "Payload for global size S: each global/constant buffer holds S elements of its type (random,\n"
     "seeded), local memory wgsize elements, integer scalars S, float scalars random in [0,1).\n"
     "Each source runs in a fresh worker process: one that hangs past --timeout or crashes gives\n"
-    "a TIMEOUT or CRASH row and the run goes on. Rows are written as they finish (the file is\n"
-    "replaced atomically after each row); rerun with the same -o to resume: rows already in it\n"
-    "are kept and not measured again. CSV rows that cannot be measured (empty src, a second\n"
-    "source under one name) are listed on stderr. Statuses and the CSV: runtime/README.md.";
+    "a TIMEOUT or CRASH row and the run goes on. Rows are written as they finish (each appended\n"
+    "and synced to disk); rerun with the same -o to resume: rows already in it are kept and not\n"
+    "measured again (a last row an interrupted run left incomplete is cut off and measured\n"
+    "again). One run at a time per output: while another run writes OUT.csv, measure says so and\n"
+    "stops with exit code 1 without touching it. A size or file given twice is refused (exit 2).\n"
+    "CSV rows that cannot be measured (empty src, a second source under one name) are listed on\n"
+    "stderr. Statuses and the CSV: runtime/README.md.";
 
 }  // namespace
 
@@ -83,7 +86,9 @@ int runMeasure(const Args& args) {
     throw UsageError("measure: unknown --task '" + task + "' (devmap, coarsening)");
   }
   const std::vector<size_t> gsizes = parseSizeList(gsizeText, "measure: --gsize", size_t{1} << 31);
+  checkDistinctSizes(gsizes, "measure: --gsize");
   if (files.empty() && csv.empty()) throw UsageError("measure: give .cl files and/or --csv FILE");
+  checkDistinctFiles(files);
   checkRunOptions("measure", timeout, runs, wgsize);
   if (guardMb > 4096) throw UsageError("measure: --guard-mb is too large (at most 4096)");
   const data::SourceOptions sourceOptions = sourceValues.validated();
@@ -107,16 +112,13 @@ int runMeasure(const Args& args) {
 
   const runtime::IsolationOptions isolation = workerIsolation(timeout);
   const std::vector<runtime::DeviceInfo> devices = requireDevices("measure", isolation);
+  // The output first: a run refused (another run writes it) says so in its one line.
+  data::ResumableCsv writer(output, runtime::measureCsvHeader(devices));
   for (const runtime::DeviceInfo& d : devices) {
     std::cerr << "measure: dev" << d.index << " = " << d.type << " " << d.name << " (" << d.platform
               << ")\n";
   }
-
-  data::ResumableCsv writer(output, runtime::measureCsvHeader(devices));
-  if (writer.kept() > 0) {
-    std::cerr << "measure: resuming " << output << ": " << writer.kept()
-              << " rows kept, not measured again\n";
-  }
+  reportResumed(writer, output);
   ProgressPrinter printer;
   std::map<std::string, int> counts;
   size_t rows = 0;

@@ -37,7 +37,8 @@ const char* kUsage =
     "read: kernel, cf, runtime_<device> (median kernel time in ns; empty when the variant did\n"
     "not pass every check), then status_<device>, message and src (the normalized un-coarsened\n"
     "kernel). Kernels the transform refuses at every factor are listed on stderr and get no\n"
-    "rows. Rows are written as they finish; rerun with the same -o to resume.";
+    "rows. Rows are written as they finish; rerun with the same -o to resume. One run at a time\n"
+    "per output: another run writing OUT.csv makes this one stop with exit code 1.";
 
 }  // namespace
 
@@ -84,6 +85,7 @@ int runMeasureCoarsening(const Args& args) {
     throw UsageError("measure: --factors lists a factor twice");
   }
   if (files.empty()) throw UsageError("measure: --task coarsening needs .cl files");
+  checkDistinctFiles(files);
   checkRunOptions("measure", timeout, runs, wgsize);
   for (size_t factor : factors) {
     if (wgsize > 0 && static_cast<size_t>(wgsize) % factor != 0) {
@@ -118,16 +120,13 @@ int runMeasureCoarsening(const Args& args) {
   const runtime::IsolationOptions isolation = workerIsolation(timeout);
   const std::vector<runtime::DeviceInfo> devices = requireDevices("measure", isolation);
   const std::vector<std::string> labels = runtime::coarseningDeviceLabels(devices);
+  // The output first: a run refused (another run writes it) says so in its one line.
+  data::ResumableCsv writer(output, runtime::coarseningCsvHeader(labels));
   for (size_t d = 0; d < devices.size(); ++d) {
     std::cerr << "measure: runtime_" << labels[d] << " = " << devices[d].type << " "
               << devices[d].name << " (" << devices[d].platform << ")\n";
   }
-
-  data::ResumableCsv writer(output, runtime::coarseningCsvHeader(labels));
-  if (writer.kept() > 0) {
-    std::cerr << "measure: resuming " << output << ": " << writer.kept()
-              << " rows kept, not measured again\n";
-  }
+  reportResumed(writer, output);
   ProgressPrinter printer;
   std::vector<std::string> refused;
   size_t rows = 0;

@@ -1,12 +1,17 @@
-// What `measure` and `validate` share: limits of their run options, comma lists of sizes, and
-// the check that an output is not one of the inputs.
+// What `measure` and `validate` share: limits of their run options, comma lists of sizes, the
+// checks that no input is given twice and that an output is not one of the inputs.
 #include "tools/deeptune/measure_output.hpp"
 
 #include <sys/stat.h>
 
 #include <cerrno>
 #include <cstdlib>
+#include <iostream>
+#include <map>
+#include <set>
+#include <utility>
 
+#include "data/resumable_csv.hpp"
 #include "data/text_split.hpp"
 #include "tools/deeptune/cli_common.hpp"
 
@@ -41,6 +46,29 @@ void checkRunOptions(const std::string& command, double timeout, int runs, long 
   }
 }
 
+void checkDistinctSizes(const std::vector<size_t>& sizes, const std::string& option) {
+  std::set<size_t> seen;
+  for (size_t size : sizes) {
+    if (!seen.insert(size).second) {
+      throw UsageError(option + " lists " + std::to_string(size) +
+                       " twice (its rows would be written twice)");
+    }
+  }
+}
+
+void checkDistinctFiles(const std::vector<std::string>& files) {
+  std::map<std::pair<dev_t, ino_t>, std::string> seen;
+  for (const std::string& file : files) {
+    struct stat info {};
+    if (file == "-" || ::stat(file.c_str(), &info) != 0) continue;
+    const auto [first, fresh] = seen.emplace(std::make_pair(info.st_dev, info.st_ino), file);
+    if (!fresh) {
+      throw UsageError("measure: " + first->second + " and " + file +
+                       " are the same file (its kernels would be measured twice); give it once");
+    }
+  }
+}
+
 void checkNotAnInput(const std::string& output, const std::vector<std::string>& inputs) {
   struct stat out {};
   if (output == "-" || ::stat(output.c_str(), &out) != 0) return;
@@ -49,6 +77,17 @@ void checkNotAnInput(const std::string& output, const std::vector<std::string>& 
     if (::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
       throw UsageError("measure: -o " + output + " is the input " + input);
     }
+  }
+}
+
+void reportResumed(const data::ResumableCsv& writer, const std::string& output) {
+  if (writer.droppedBytes() > 0) {
+    std::cerr << "measure: " << output << ": cut off an incomplete last row ("
+              << writer.droppedBytes() << " bytes) that an interrupted run left; measured again\n";
+  }
+  if (writer.kept() > 0) {
+    std::cerr << "measure: resuming " << output << ": " << writer.kept()
+              << " rows kept, not measured again\n";
   }
 }
 

@@ -1,9 +1,13 @@
-// What `measure` and `validate` share: limits of their run options, comma lists of sizes, and
-// the check that an output is not one of the inputs.
+// What `measure` and `validate` share: limits of their run options, comma lists of sizes, the
+// checks that no input is given twice and that an output is not one of the inputs.
 #pragma once
 
 #include <string>
 #include <vector>
+
+namespace deeptune::data {
+class ResumableCsv;
+}
 
 namespace deeptune::cli {
 
@@ -14,7 +18,19 @@ std::vector<size_t> parseSizeList(const std::string& text, const std::string& op
 /// 86400] s, --runs in [5, 1000] (`runs` 0: the command has none), --wgsize in [0, 2^20].
 void checkRunOptions(const std::string& command, double timeout, int runs, long long wgsize);
 
+/// Refuses a size listed twice (UsageError "OPTION lists N twice"): its rows would be duplicates.
+void checkDistinctSizes(const std::vector<size_t>& sizes, const std::string& option);
+
+/// Refuses a file given twice, by any spelling or link (the same device and inode), as
+/// UsageError "measure: A and B are the same file ...": its kernels would be measured twice,
+/// under two benchmark names. Files that cannot be stat'ed are left to the reader's error.
+void checkDistinctFiles(const std::vector<std::string>& files);
+
 /// Refuses an output that is one of the inputs (it would be overwritten by the first row).
 void checkNotAnInput(const std::string& output, const std::vector<std::string>& inputs);
+
+/// Says on stderr what the writer of `output` found: rows kept from an earlier run, and the
+/// bytes of a row an interrupted run left incomplete (cut off, measured again).
+void reportResumed(const data::ResumableCsv& writer, const std::string& output);
 
 }  // namespace deeptune::cli
