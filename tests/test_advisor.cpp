@@ -1,6 +1,9 @@
 // Advisor tests: legality before the model (table-driven and on PoCL), the fallback when the
 // model fails, the decision cache (by source and by normalized kernel), threads, the decision log,
 // the decision budget.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -245,4 +248,69 @@ TEST_CASE("a decision budget answers with the fallback and caches the model's la
   CHECK_FALSE(answered.fallback);
   CHECK_FALSE(answered.deferred);
   CHECK(answered.deviceType == "GPU");
+}
+
+namespace {
+
+/// The bundled model's decision on kernel `i` of a family whose members normalize apart.
+LaunchQuery familyQuery(int i) {
+  LaunchQuery q = saxpyQuery();
+  q.source = "__kernel void k(__global float* a) {\n  a[get_global_id(0)] = a[0] * " +
+             std::to_string(i) + ".0f;\n}\n";
+  return q;
+}
+
+/// Asks `advisor` about kernels [first, last) of the family; the number of answers that are not
+/// the expected (normalized hash, device), or 100 on an exception.
+int wrongAnswers(Advisor& advisor, int first, int last, const std::vector<Decision>& expected) {
+  int wrong = 0;
+  try {
+    for (int i = first; i < last; ++i) {
+      const Decision d = advisor.advise(familyQuery(i));
+      const Decision& e = expected[static_cast<size_t>(i)];
+      if (d.fallback || d.normalizedHash != e.normalizedHash || d.deviceType != e.deviceType ||
+          d.probability != e.probability) {
+        ++wrong;
+      }
+    }
+  } catch (const std::exception&) {
+    return 100;
+  }
+  return wrong;
+}
+
+}  // namespace
+
+TEST_CASE("an application forked after the advisor was used gets only its own answers",
+          "[advisor][fork]") {
+  const int kernels = 24;
+  std::vector<Decision> expected;
+  {
+    Advisor reference;
+    REQUIRE(reference.modelProblem().empty());
+    for (int i = 0; i < kernels; ++i) expected.push_back(reference.advise(familyQuery(i)));
+  }
+  const pid_t application = fork();
+  if (application == 0) {
+    alarm(60);  // a hang fails the test
+    Advisor advisor;
+    advisor.advise(saxpyQuery());  // the rewriting worker and the device limits, before the fork
+    const pid_t child = fork();
+    if (child == 0) {
+      alarm(60);
+      _exit(wrongAnswers(advisor, kernels / 2, kernels, expected));
+    }
+    const int parentWrong = wrongAnswers(advisor, 0, kernels / 2, expected);
+    int childStatus = 0;
+    waitpid(child, &childStatus, 0);
+    // What the parent cached is its own, too.
+    const int cachedWrong = wrongAnswers(advisor, 0, kernels / 2, expected);
+    if (!WIFEXITED(childStatus)) _exit(101);
+    _exit(parentWrong + cachedWrong != 0 ? 102 : WEXITSTATUS(childStatus));
+  }
+  int status = 0;
+  waitpid(application, &status, 0);
+  INFO("status " << status);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
