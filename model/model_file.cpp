@@ -1,4 +1,4 @@
-// DeepTuneModel's model file: the network's tensors to and from the file's weights (version 3),
+// DeepTuneModel's model file: the network's tensors to and from the file's weights (versions 3, 4),
 // and version 2's LibTorch archive read back (internal/model_file_format.hpp has the format).
 #include <map>
 #include <sstream>

@@ -11,14 +11,14 @@ int runUpgradeModel(const Args& args) {
   const std::string usage =
       "usage: deeptune upgrade-model MODEL -o OUT\n"
       "\n"
-      "Reads MODEL (format version 2, whose weights are a LibTorch archive, or 3) and writes the\n"
-      "same network and metadata to OUT in format version 3, which prediction reads without\n"
+      "Reads MODEL (format version 2, whose weights are a LibTorch archive, 3 or 4) and writes\n"
+      "the same network and metadata to OUT in format version 4, which prediction reads without\n"
       "LibTorch. OUT may be MODEL itself (it is replaced atomically).";
   po::options_description options("options");
   std::string input;
   std::string output;
   options.add_options()("model", po::value(&input)->required(), "(positional) model file")(
-      "output,o", po::value(&output)->required(), "where to write the version-3 model");
+      "output,o", po::value(&output)->required(), "where to write the version-4 model");
   po::positional_options_description positional;
   positional.add("model", 1);
   po::variables_map vm;
