@@ -72,6 +72,9 @@ DeepTuneModel DeepTuneModel::load(const std::string& path) {
     throw ModelError(path + ": weights do not fit the declared network: " +
                      std::string(e.what_without_backtrace()).substr(0, 200));
   }
+  if (file.formatVersion == 2) {  // versions 3 and 4 are checked as they are read
+    internal::requireFiniteWeights(internal::networkTensors(*model.impl_->net, file.info), path);
+  }
   model.impl_->net->eval();
   return model;
 }

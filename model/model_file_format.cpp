@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <set>
 
@@ -202,6 +203,7 @@ std::vector<NamedTensor> tensorsOf(const nlohmann::json& header, const std::stri
   if (offset != weightBytes.size()) {
     throw ModelError(path + ": the weights' tensors do not fit the declared network");
   }
+  requireFiniteWeights(tensors, path);
   return tensors;
 }
 
@@ -267,8 +269,21 @@ ModelFile readModelFile(const std::string& path) {
   return file;
 }
 
+void requireFiniteWeights(const std::vector<NamedTensor>& tensors, const std::string& path) {
+  for (const NamedTensor& tensor : tensors) {
+    for (size_t i = 0; i < tensor.values.size(); ++i) {
+      if (!std::isfinite(tensor.values[i])) {
+        throw ModelError(path + ": weight " + std::to_string(i) + " of tensor " + tensor.name +
+                         " is " + (std::isnan(tensor.values[i]) ? "NaN" : "infinite") +
+                         " (not a usable model)");
+      }
+    }
+  }
+}
+
 void writeModelFile(const std::string& path, const ModelInfo& info,
                     const std::vector<NamedTensor>& tensors) {
+  requireFiniteWeights(tensors, "cannot write model file " + path);
   std::string weightBytes;
   for (const NamedTensor& tensor : tensors) {
     if (tensor.values.size() != elementCount(tensor)) {

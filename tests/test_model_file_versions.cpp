@@ -1,6 +1,6 @@
 // Model file versions: version 4 (XXH3-64) read without LibTorch predicts as the trained model;
 // versions 3 (its older checksum) and 2 (a LibTorch archive) still load and convert with
-// `deeptune upgrade-model`.
+// `deeptune upgrade-model`; non-finite weights are refused by every loader.
 #include <torch/torch.h>
 // LibTorch's logging brings glog's CHECK; the tests mean Catch's.
 #undef CHECK
@@ -8,7 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <functional>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -57,12 +61,16 @@ std::pair<DeepTuneModel, std::vector<Example>> smallTrainedModel() {
 }
 
 /// The version-2 file of the model saved at `path`: the same header, its weights as the LibTorch
-/// archive that version 2 stored, sealed as version 2 was.
-std::string versionTwoOf(const std::string& path) {
+/// archive that version 2 stored (with one NaN weight if `nanWeight`), sealed as version 2 was.
+std::string versionTwoOf(const std::string& path, bool nanWeight = false) {
   using namespace deeptune::model::internal;
   const ModelFile file = readModelFile(path);
   DeepTuneNet net(networkOptions(file.info));
   loadNetworkTensors(*net, file.tensors);
+  if (nanWeight) {
+    torch::NoGradGuard noGrad;
+    net->named_parameters()["lstm.weight_hh_l0"].view({-1})[5] = std::nanf("");
+  }
   std::ostringstream archive;
   {
     torch::serialize::OutputArchive out;
@@ -85,21 +93,28 @@ std::string weightsOf(const std::string& file) {
   return file.substr(file.find('\n', file.find('\n') + 1) + 1);
 }
 
-/// The version-4 model file `file` as a version-`version` file,
+/// The version-4 model file `file` as a version-`version` file, its weights changed by `poke`,
 /// sealed with that version's checksum as it wrote it (3: "fnv1a64=" of data::legacy64, with its
 /// data fingerprint so named; 4: "xxh3-64=" of XXH3-64).
-std::string resealed(const std::string& file, int version) {
+std::string resealed(const std::string& file, int version,
+                     const std::function<void(std::string& weights)>& poke = {}) {
   const size_t headerStart = file.find('\n') + 1;
   nlohmann::json header =
       nlohmann::json::parse(file.substr(headerStart, file.find('\n', headerStart) - headerStart));
   header["format_version"] = version;
-  const std::string weights = weightsOf(file);
+  std::string weights = weightsOf(file);
+  if (poke) poke(weights);
   if (version == 3) header["training"]["data_fingerprint"] = "fnv1a64:0123456789abcdef";
   const std::string rest = header.dump() + "\n" + weights;
   return "DEEPTUNE-MODEL " + std::to_string(version) +
          (version == 3 ? " fnv1a64=" + deeptune::data::hex64(deeptune::data::legacy64(rest))
                        : " xxh3-64=" + deeptune::data::hex64(deeptune::data::xxh3_64(rest))) +
          "\n" + rest;
+}
+
+/// Sets float number `index` of `weights` to `value`.
+void setWeight(std::string& weights, size_t index, float value) {
+  std::memcpy(&weights[index * sizeof(float)], &value, sizeof value);
 }
 
 }  // namespace
@@ -211,4 +226,52 @@ TEST_CASE("a version-3 model file (its older checksum) loads, and upgrade-model 
   for (const Example& example : examples) {
     CHECK(again.predict(example) == model.predictOne(example));
   }
+}
+
+TEST_CASE("a model whose weights are NaN or infinite is refused by every loader",
+          "[model][inference][cli]") {
+  // Issue 27, 10: such a file (its checksum valid) predicted "probability -nan" and validate
+  // called the prediction correct.
+  using namespace deeptune::model::internal;
+  deeptune::test::ScratchDir dir("deeptune-model-nan");
+  auto [model, examples] = smallModel();
+  const std::string path = (dir.path / "m.model").string();
+  model.save(path);
+  const std::string file = deeptune::test::readWholeFile(path);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::string nan4 =
+      dir.file("nan4.model", resealed(file, 4, [&](std::string& w) { setWeight(w, 100, nan); }));
+  const std::string inf4 =
+      dir.file("inf4.model", resealed(file, 4, [&](std::string& w) { setWeight(w, 1000, -inf); }));
+  const std::string nan3 =
+      dir.file("nan3.model", resealed(file, 3, [&](std::string& w) { setWeight(w, 7, nan); }));
+  const std::string nan2 = dir.file("nan2.model", versionTwoOf(path, /*nanWeight=*/true));
+  for (const auto& [bad, what] : std::vector<std::pair<std::string, std::string>>{
+           {nan4, "is NaN"}, {inf4, "is infinite"}, {nan3, "is NaN"}}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(InferenceModel::load(bad),
+                      Catch::StartsWith(bad + ": weight ") && Catch::Contains(what));
+    CHECK_THROWS_WITH(DeepTuneModel::load(bad),
+                      Catch::StartsWith(bad + ": weight ") && Catch::Contains(what));
+  }
+  CHECK_THROWS_WITH(DeepTuneModel::load(nan2),
+                    Catch::StartsWith(nan2 + ": weight 5 of tensor lstm.weight_hh_l0 is NaN"));
+  // The CLI: one line naming the file, exit 2, for predict and validate alike.
+  const std::string kernel =
+      dir.file("k.cl", "__kernel void k(__global int* a) {\n  a[0] = 1;\n}\n");
+  for (const std::string& command : {"predict '" + kernel + "' --dsize 64 --wgsize 64",
+                                     "validate '" + kernel + "' --gsize 64"}) {
+    const auto result = deeptune::test::runCli(command + " --model '" + nan4 + "'");
+    INFO(command << " -> " << result.err);
+    CHECK(result.exitCode == 2);
+    CHECK(deeptune::test::lineCount(result.err) == 1);
+    CHECK_THAT(result.err, Catch::Contains(nan4 + ": weight") && Catch::Contains("NaN"));
+  }
+  // Nor is such a model written.
+  ModelFile good = readModelFile(path);
+  good.tensors.back().values.back() = nan;
+  const std::string out = (dir.path / "out.model").string();
+  CHECK_THROWS_WITH(writeModelFile(out, good.info, good.tensors), Catch::Contains("is NaN"));
+  CHECK_FALSE(std::filesystem::exists(out));
 }

@@ -24,12 +24,16 @@ struct ModelFile {
 };
 
 /// Reads and checks `path` (at most data::kMaxModelFileBytes): checksum, header, metadata, and for
-/// versions 3 and 4 that the weights are exactly the network's tensors. Throws ModelError
-/// starting with `path`.
+/// versions 3 and 4 that the weights are exactly the network's tensors, all finite. Throws
+/// ModelError starting with `path`.
 ModelFile readModelFile(const std::string& path);
 
+/// Throws ModelError starting with `path` when a weight of `tensors` is NaN or infinite (a model
+/// that predicts NaN probabilities, whatever its checksum).
+void requireFiniteWeights(const std::vector<NamedTensor>& tensors, const std::string& path);
+
 /// Writes `info` and `tensors` (networkTensorLayout(info)'s, with values) as a version-4 file,
-/// atomically (nothing half-written). Throws ModelError.
+/// atomically (nothing half-written). Throws ModelError (also for a non-finite weight).
 void writeModelFile(const std::string& path, const ModelInfo& info,
                     const std::vector<NamedTensor>& tensors);
 
