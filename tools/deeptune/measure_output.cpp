@@ -1,8 +1,5 @@
-// What `measure` and `validate` share: limits of their run options, comma lists of sizes, and
-// the check that an output is not one of the inputs.
+// What `measure` and `validate` share: limits of their run options and comma lists of sizes.
 #include "tools/deeptune/measure_output.hpp"
-
-#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -38,17 +35,6 @@ void checkRunOptions(const std::string& command, double timeout, int runs, long 
   }
   if (wgsize < 0 || wgsize > (1 << 20)) {
     throw UsageError(command + ": --wgsize must be between 0 (automatic) and 1048576");
-  }
-}
-
-void checkNotAnInput(const std::string& output, const std::vector<std::string>& inputs) {
-  struct stat out {};
-  if (output == "-" || ::stat(output.c_str(), &out) != 0) return;
-  for (const std::string& input : inputs) {
-    struct stat in {};
-    if (::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
-      throw UsageError("measure: -o " + output + " is the input " + input);
-    }
   }
 }
 

@@ -1,5 +1,4 @@
-// What `measure` and `validate` share: limits of their run options, comma lists of sizes, and
-// the check that an output is not one of the inputs.
+// What `measure` and `validate` share: limits of their run options and comma lists of sizes.
 #pragma once
 
 #include <string>
@@ -13,8 +12,5 @@ std::vector<size_t> parseSizeList(const std::string& text, const std::string& op
 /// Refuses run options out of range (UsageError starting with `command`): --timeout in (0,
 /// 86400] s, --runs in [5, 1000] (`runs` 0: the command has none), --wgsize in [0, 2^20].
 void checkRunOptions(const std::string& command, double timeout, int runs, long long wgsize);
-
-/// Refuses an output that is one of the inputs (it would be overwritten by the first row).
-void checkNotAnInput(const std::string& output, const std::vector<std::string>& inputs);
 
 }  // namespace deeptune::cli
