@@ -199,6 +199,38 @@ void checkOutputPath(const std::string& path) {
     throw DataError(path, 1, 1, "cannot write: " + folder + " is not a folder");
 }
 
+void checkOutputNotInput(const std::string& output, const std::vector<std::string>& inputs,
+                         OutputKind kind) {
+  if (output.empty()) throw DataError("(output)", 1, 1, "empty output path");
+  if (output == "-") {
+    if (kind == OutputKind::kFileOrStdout) return;
+    throw DataError(output, 1, 1,
+                    kind == OutputKind::kFolder ? "a report folder cannot be standard output"
+                                                : "this output cannot be standard output");
+  }
+  struct stat out {};
+  if (::stat(output.c_str(), &out) != 0) return;  // not there yet: no input can be it
+  if (!S_ISREG(out.st_mode) && !S_ISDIR(out.st_mode)) return;
+  for (const std::string& input : inputs) {
+    struct stat in {};
+    if (input.empty() || input == "-" || ::stat(input.c_str(), &in) != 0) continue;
+    if (in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+      throw DataError(output, 1, 1,
+                      "is the input " + input + " (the same file); refusing to overwrite it");
+    }
+    struct stat folder {};
+    if (kind == OutputKind::kFolder && S_ISREG(in.st_mode)) {
+      char resolved[PATH_MAX];
+      if (::realpath(input.c_str(), resolved) != nullptr &&
+          ::stat(folderOf(resolved).c_str(), &folder) == 0 && folder.st_dev == out.st_dev &&
+          folder.st_ino == out.st_ino) {
+        throw DataError(output, 1, 1,
+                        "holds the input " + input + "; write the report to another folder");
+      }
+    }
+  }
+}
+
 void writeFileAtomically(const std::string& path, std::string_view content) {
   if (path.empty()) throw OutputError("(output): empty output path");
   struct stat info {};

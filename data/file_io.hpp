@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace deeptune::data {
 
@@ -40,6 +41,23 @@ std::string readStandardInput(size_t limit);
 /// is missing or not a folder, or it names a folder, a block device or a socket. For checking
 /// an output before long work starts.
 void checkOutputPath(const std::string& path);
+
+/// What a command's output argument may name (for checkOutputNotInput).
+enum class OutputKind {
+  kFile,          ///< a file; "-" is refused (the command cannot write to standard output)
+  kFileOrStdout,  ///< a file, or "-" for standard output
+  kFolder,        ///< a folder whose files the command writes (evaluate's report); "-" refused
+};
+
+/// The one rule for every output a command writes, checked before any work. Throws DataError
+/// (OUTPUT:1:1) for an empty path, for "-" where `kind` has no standard output, and for an output
+/// that is the same file as one of `inputs` (device and inode, symbolic links followed), which
+/// writing it would destroy; a kFolder output is refused when it is an input or directly holds
+/// one. A path that does not exist yet passes, as do an output that is not a regular file or
+/// folder (a device or FIFO is written as a stream) and inputs that are "-" or cannot be stat'ed
+/// (their reader reports them).
+void checkOutputNotInput(const std::string& output, const std::vector<std::string>& inputs,
+                         OutputKind kind);
 
 /// Writes `content` to `path` so that no reader ever sees half of it:
 /// - a regular file (or a new name) is replaced atomically: the text goes to a new file with an

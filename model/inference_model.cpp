@@ -1,4 +1,4 @@
-// InferenceModel: a version-3 model file's network for prediction, without LibTorch.
+// InferenceModel: a version-3 or -4 model file's network for prediction, without LibTorch.
 #include "model/inference_model.hpp"
 
 #include <cmath>
@@ -51,7 +51,7 @@ InferenceModel::InferenceModel(ModelInfo info,
 
 InferenceModel InferenceModel::load(const std::string& path) {
   internal::ModelFile file = internal::readModelFile(path);
-  if (file.formatVersion != internal::kModelFormatVersion) {
+  if (file.formatVersion == 2) {
     throw ModelError(path + ": model format version " + std::to_string(file.formatVersion) +
                      " (weights as a LibTorch archive), which prediction without LibTorch cannot " +
                      "read; convert it: deeptune upgrade-model '" + path + "' -o NEW.model");

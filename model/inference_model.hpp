@@ -15,8 +15,8 @@ class SingleSequenceNet;
 
 /// A trained model read for prediction: the single-sequence path of DeepTuneModel::predictOne
 /// (model/README.md), without LibTorch, training or the batch path. Reads model files of format
-/// version 3; a version-2 file (weights as a LibTorch archive) is refused with how to convert it.
-/// Immutable after load: predict() may run on several threads at once.
+/// version 3 or 4; a version-2 file (weights as a LibTorch archive) is refused with how to convert
+/// it. Immutable after load: predict() may run on several threads at once.
 class InferenceModel {
  public:
   /// Reads and checks `path`; throws ModelError starting with `path`.

@@ -1,4 +1,4 @@
-// DeepTuneModel's model file: the network's tensors to and from the file's weights (version 3),
+// DeepTuneModel's model file: the network's tensors to and from the file's weights (versions 3, 4),
 // and version 2's LibTorch archive read back (internal/model_file_format.hpp has the format).
 #include <map>
 #include <sstream>
@@ -71,6 +71,9 @@ DeepTuneModel DeepTuneModel::load(const std::string& path) {
   } catch (const c10::Error& e) {
     throw ModelError(path + ": weights do not fit the declared network: " +
                      std::string(e.what_without_backtrace()).substr(0, 200));
+  }
+  if (file.formatVersion == 2) {  // versions 3 and 4 are checked as they are read
+    internal::requireFiniteWeights(internal::networkTensors(*model.impl_->net, file.info), path);
   }
   model.impl_->net->eval();
   return model;

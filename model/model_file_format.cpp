@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <set>
 
@@ -37,10 +38,24 @@ std::vector<std::string> expectedAuxInputs(const std::string& task) {
   return {"?"};
 }
 
-/// The first line: magic, format version and the checksum of everything after the line.
+/// The first line: magic, format version and the checksum of everything after the line. Version
+/// 4 names XXH3-64 (what `xxhsum -H3` prints); 2 and 3 wrote a non-standard checksum under the
+/// name fnv1a64 (data::legacy64), checked as they wrote it.
 std::string magicLine(int version, const std::string& rest) {
-  return std::string(kMagic) + " " + std::to_string(version) +
-         " fnv1a64=" + data::hex64(data::fnv1a64(rest)) + "\n";
+  const std::string checksum = version >= 4 ? " xxh3-64=" + data::hex64(data::xxh3_64(rest))
+                                            : " fnv1a64=" + data::hex64(data::legacy64(rest));
+  return std::string(kMagic) + " " + std::to_string(version) + checksum + "\n";
+}
+
+/// Formats 2 and 3 labelled their data fingerprints "fnv1a64:" but computed them with
+/// data::legacy64: the label they get when read, so that no file says FNV-1a where it is not.
+std::string relabelLegacy(std::string text) {
+  const std::string wrong = "fnv1a64:";
+  for (size_t at = text.find(wrong); at != std::string::npos; at = text.find(wrong, at)) {
+    text.replace(at, wrong.size(), "legacy64:");
+    at += 9;
+  }
+  return text;
 }
 
 /// The weights' layout as the header states it: every tensor's name and shape, in order.
@@ -96,10 +111,9 @@ void validateInfo(const ModelInfo& info) {
 [[noreturn]] void diagnoseMismatch(const std::string& path, const std::string& magic, int version,
                                    const std::string& rest, const nlohmann::json& header,
                                    size_t headerEnd) {
-  if (version != 2 && version != kModelFormatVersion) {
+  if (version == 0) {
     throw ModelError(path + ": model format '" + magic.substr(std::strlen(kMagic)) +
-                     "', this deeptune reads versions 2 and " +
-                     std::to_string(kModelFormatVersion));
+                     "', this deeptune reads versions 2 to " + std::to_string(kModelFormatVersion));
   }
   if (headerEnd == std::string::npos) throw ModelError(path + ": truncated model file (header)");
   const nlohmann::json* size = nullptr;
@@ -140,6 +154,10 @@ ModelInfo infoOf(const nlohmann::json& header, const std::string& path) {
   info.trainingRows = header.at("training").at("rows").get<int>();
   info.trainingCommand = header.at("training").at("command").get<std::string>();
   info.transferredFrom = header.at("training").value("transferred_from", std::string());
+  if (header.at("format_version").get<int>() < 4) {
+    info.dataFingerprint = relabelLegacy(info.dataFingerprint);
+    info.transferredFrom = relabelLegacy(info.transferredFrom);
+  }
   if (header.at("inputs") != declaredInputs(info) ||
       info.auxInputs != expectedAuxInputs(info.task)) {
     throw ModelError(path + ": model inputs " + header.at("inputs").dump() +
@@ -185,6 +203,7 @@ std::vector<NamedTensor> tensorsOf(const nlohmann::json& header, const std::stri
   if (offset != weightBytes.size()) {
     throw ModelError(path + ": the weights' tensors do not fit the declared network");
   }
+  requireFiniteWeights(tensors, path);
   return tensors;
 }
 
@@ -208,10 +227,11 @@ ModelFile readModelFile(const std::string& path) {
                      "with this deeptune, which reads version " +
                      std::to_string(kModelFormatVersion));
   }
-  int version = 0;  // "DEEPTUNE-MODEL <version> fnv1a64=<hex>"
+  int version = 0;  // "DEEPTUNE-MODEL <version> <checksum name>=<hex>", version 2 to 4
   const size_t versionStart = std::strlen(kMagic) + 1;
-  if (magic.size() > versionStart && magic[versionStart - 1] == ' ' &&
-      (magic.compare(versionStart, 2, "2 ") == 0 || magic.compare(versionStart, 2, "3 ") == 0)) {
+  if (magic.size() > versionStart + 1 && magic[versionStart - 1] == ' ' &&
+      magic[versionStart] >= '2' && magic[versionStart] <= '0' + kModelFormatVersion &&
+      magic[versionStart + 1] == ' ') {
     version = magic[versionStart] - '0';
   }
   const std::string rest = bytes.substr(magicEnd + 1);
@@ -249,8 +269,21 @@ ModelFile readModelFile(const std::string& path) {
   return file;
 }
 
+void requireFiniteWeights(const std::vector<NamedTensor>& tensors, const std::string& path) {
+  for (const NamedTensor& tensor : tensors) {
+    for (size_t i = 0; i < tensor.values.size(); ++i) {
+      if (!std::isfinite(tensor.values[i])) {
+        throw ModelError(path + ": weight " + std::to_string(i) + " of tensor " + tensor.name +
+                         " is " + (std::isnan(tensor.values[i]) ? "NaN" : "infinite") +
+                         " (not a usable model)");
+      }
+    }
+  }
+}
+
 void writeModelFile(const std::string& path, const ModelInfo& info,
                     const std::vector<NamedTensor>& tensors) {
+  requireFiniteWeights(tensors, "cannot write model file " + path);
   std::string weightBytes;
   for (const NamedTensor& tensor : tensors) {
     if (tensor.values.size() != elementCount(tensor)) {

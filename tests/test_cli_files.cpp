@@ -4,7 +4,9 @@
 
 #include <chrono>
 #include <filesystem>
+#include <vector>
 
+#include "data/csv_reader.hpp"
 #include "tests/cli_runner.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/test_paths.hpp"
@@ -19,6 +21,34 @@ using deeptune::test::ScratchDir;
 namespace {
 
 const std::string kKernel = "__kernel void A(__global float* a) {\n  a[0] = 1.0f;\n}\n";
+
+/// The header and first `rows` rows of the paper's AMD data, as a file of `dir`.
+std::string smallDevmapCsv(const ScratchDir& dir, size_t rows) {
+  const auto table = deeptune::data::readCsv(deeptune::test::paperDataDir() + "/cgo17-amd.csv");
+  std::string csv = deeptune::data::csvRow(table.header);
+  for (size_t i = 0; i < rows && i < table.rows.size(); ++i) {
+    csv += deeptune::data::csvRow(table.rows[i]);
+  }
+  return dir.file("small.csv", csv);
+}
+
+/// Runs `arguments`, which must be refused with exit 2 and one line on stderr naming `named`,
+/// with nothing on stdout and every file of `unchanged` as it was.
+void checkRefused(const std::string& arguments, const std::string& named,
+                  const std::vector<std::string>& unchanged) {
+  std::vector<std::string> before;
+  for (const std::string& file : unchanged) before.push_back(readWholeFile(file));
+  const auto result = runCli(arguments);
+  INFO(arguments << " -> " << result.err);
+  CHECK(result.exitCode == 2);
+  CHECK(lineCount(result.err) == 1);
+  CHECK_THAT(result.err, Contains(named));
+  CHECK(result.out.empty());
+  for (size_t i = 0; i < unchanged.size(); ++i) {
+    INFO(unchanged[i]);
+    CHECK(readWholeFile(unchanged[i]) == before[i]);
+  }
+}
 
 }  // namespace
 
@@ -127,4 +157,69 @@ TEST_CASE("cli files: train killed at any moment leaves the old model or none, n
     }
   }
   CHECK(!before.empty());
+}
+
+TEST_CASE("cli files: an output that is one of the inputs is refused, nothing written",
+          "[cli][files]") {
+  // Issue 27, 8: train, vocab, rewrite, coarsen, upgrade-model and evaluate replaced their input
+  // with exit 0; one rule (data::checkOutputNotInput) now refuses it in every command, as
+  // measure did (test_cli_measure.cpp).
+  ScratchDir dir("deeptune-cli-files-inputs");
+  const std::string data = smallDevmapCsv(dir, 16);
+  const std::string vocab =
+      dir.file("v.json", readWholeFile(deeptune::test::paperDataDir() + "/vocab-128.json"));
+  const std::string kernel = dir.file("k.cl", kKernel);
+  const std::string link = (dir.path / "link.cl").string();
+  fs::create_symlink(kernel, link);
+  const std::string model =
+      dir.file("m.model", readWholeFile(deeptune::test::sourceDir() + "/models/devmap-amd.model"));
+  const std::string quick = " --epochs 1 --max-length 32";
+  checkRefused("train --data '" + data + "'" + quick + " -o '" + data + "'", "is the input",
+               {data});
+  checkRefused(
+      "train --data '" + data + "' --vocab '" + vocab + "'" + quick + " -o '" + vocab + "'",
+      vocab + ":1:1: is the input", {data, vocab});
+  checkRefused("train --task coarsening --data '" + deeptune::test::paperDataDir() +
+                   "/pact-2014-runtimes.csv' --platform Tahiti --transfer-from '" + model + "'" +
+                   quick + " -o '" + model + "'",
+               "is the input", {model});
+  checkRefused("vocab derive '" + kernel + "' -o '" + kernel + "'", "is the input", {kernel});
+  checkRefused("vocab derive --csv '" + data + "' -o '" + data + "'", "is the input", {data});
+  checkRefused("rewrite '" + kernel + "' -o '" + kernel + "'", "is the input", {kernel});
+  checkRefused("rewrite '" + kernel + "' -o '" + link + "'", link + ":1:1: is the input " + kernel,
+               {kernel});
+  checkRefused("coarsen '" + link + "' --factor 2 -o '" + kernel + "'", "is the input", {kernel});
+  checkRefused("upgrade-model '" + model + "' -o '" + model + "'", "is the input", {model});
+  // A report folder that holds its data: the report's predictions.csv would replace it.
+  fs::create_directories(dir.path / "report");
+  const std::string inReport = dir.file(
+      "report/predictions.csv", readWholeFile(deeptune::test::paperDataDir() + "/cgo17-amd.csv"));
+  checkRefused("evaluate --data '" + inReport + "' --protocol suite --methods static --report '" +
+                   (dir.path / "report").string() + "'",
+               "holds the input", {inReport});
+}
+
+TEST_CASE("cli files: an empty output path is an error in every command that writes",
+          "[cli][files]") {
+  // Issue 27, 8: -o '' wrote to standard output in rewrite and vocab, and was an error in train.
+  ScratchDir dir("deeptune-cli-files-empty");
+  const std::string data = smallDevmapCsv(dir, 16);
+  const std::string kernel = dir.file("k.cl", kKernel);
+  const std::string model = deeptune::test::sourceDir() + "/models/devmap-amd.model";
+  for (const std::string& arguments :
+       {"rewrite '" + kernel + "' -o ''", "coarsen '" + kernel + "' --factor 2 -o ''",
+        "vocab derive '" + kernel + "' -o ''", "vocab derive --csv '" + data + "' -o ''",
+        "train --data '" + data + "' --epochs 1 --max-length 32 -o ''",
+        "upgrade-model '" + model + "' -o ''", "measure '" + kernel + "' --gsize 64 -o ''",
+        "evaluate --data '" + data + "' --protocol suite --methods static --report ''"}) {
+    checkRefused(arguments, "empty output path", {kernel, data});
+  }
+  // "-" is standard output where a command writes text, and refused where it writes a model.
+  const auto result = runCli("rewrite '" + kernel + "' -o -");
+  CHECK(result.exitCode == 0);
+  CHECK_THAT(result.out, Contains("__kernel void A"));
+  checkRefused("train --data '" + data + "' --epochs 1 --max-length 32 -o -",
+               "cannot be standard output", {data});
+  checkRefused("upgrade-model '" + model + "' -o -", "cannot be standard output", {});
+  CHECK_FALSE(fs::exists("-"));  // no file named "-" in the working directory
 }

@@ -229,8 +229,8 @@ TEST_CASE("save -> load gives identical predictions; bad files are rejected", "[
   const auto resealed = [](std::string file, const std::string& from, const std::string& to) {
     file.replace(file.find(from), from.size(), to);
     const std::string rest = file.substr(file.find('\n') + 1);
-    const std::string version = file.substr(0, file.find(" fnv1a64="));  // "DEEPTUNE-MODEL 3"
-    return version + " fnv1a64=" + deeptune::data::hex64(deeptune::data::fnv1a64(rest)) + "\n" +
+    const std::string version = file.substr(0, file.find(" xxh3-64="));  // "DEEPTUNE-MODEL 4"
+    return version + " xxh3-64=" + deeptune::data::hex64(deeptune::data::xxh3_64(rest)) + "\n" +
            rest;
   };
   rejects(resealed(bytes, "\"task\":\"devmap\"", "\"task\":\"coarse\""),

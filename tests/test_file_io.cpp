@@ -112,3 +112,42 @@ TEST_CASE("output paths are checked before long work", "[file_io]") {
   const std::string file = dir.file("f", "x");
   CHECK_THROWS_AS(deeptune::data::checkOutputPath(file + "/m"), DataError);
 }
+
+TEST_CASE("an output that is one of the inputs is refused; new paths and streams pass",
+          "[file_io]") {
+  using deeptune::data::checkOutputNotInput;
+  using Kind = deeptune::data::OutputKind;
+  ScratchDir dir("deeptune-file-io-inputs");
+  const std::string data = dir.file("d.csv", "a\n1\n");
+  const std::string other = dir.file("other.csv", "b\n");
+  const std::string link = (dir.path / "link.csv").string();
+  fs::create_symlink(data, link);
+  const std::string fresh = (dir.path / "new.csv").string();
+  // The same file, by name or through a link, on either side.
+  CHECK_THROWS_WITH(checkOutputNotInput(data, {other, data}, Kind::kFile),
+                    Contains(data + ":1:1: is the input " + data));
+  CHECK_THROWS_WITH(checkOutputNotInput(link, {data}, Kind::kFileOrStdout),
+                    Contains("is the input " + data));
+  CHECK_THROWS_WITH(checkOutputNotInput(data, {link}, Kind::kFile), Contains("is the input"));
+  CHECK_THROWS_WITH(checkOutputNotInput((dir.path / "." / "d.csv").string(), {data}, Kind::kFile),
+                    Contains("is the input"));
+  // Other files, a name not there yet, standard streams and inputs that are "-" or absent pass.
+  CHECK_NOTHROW(checkOutputNotInput(other, {data, "-", "", fresh}, Kind::kFile));
+  CHECK_NOTHROW(checkOutputNotInput(fresh, {data, fresh}, Kind::kFile));
+  CHECK_NOTHROW(checkOutputNotInput("-", {data}, Kind::kFileOrStdout));
+  CHECK_NOTHROW(checkOutputNotInput("/dev/stdout", {"/dev/stdin"}, Kind::kFile));
+  // An empty path is an error everywhere; "-" where the command has no standard output.
+  CHECK_THROWS_WITH(checkOutputNotInput("", {}, Kind::kFileOrStdout),
+                    Contains("empty output path"));
+  CHECK_THROWS_WITH(checkOutputNotInput("-", {}, Kind::kFile), Contains("standard output"));
+  CHECK_THROWS_WITH(checkOutputNotInput("-", {}, Kind::kFolder), Contains("standard output"));
+  // A report folder: refused when it holds an input (a report file could replace it).
+  fs::create_directories(dir.path / "report");
+  const std::string inside = dir.file("report/predictions.csv", "x\n");
+  const std::string report = (dir.path / "report").string();
+  CHECK_THROWS_WITH(checkOutputNotInput(report, {data, inside}, Kind::kFolder),
+                    Contains(report + ":1:1: holds the input " + inside));
+  CHECK_NOTHROW(checkOutputNotInput(report, {data}, Kind::kFolder));
+  CHECK_NOTHROW(checkOutputNotInput((dir.path / "new-report").string(), {data}, Kind::kFolder));
+  CHECK_THROWS_WITH(checkOutputNotInput(data, {data}, Kind::kFolder), Contains("is the input"));
+}

@@ -99,7 +99,7 @@ std::string readInputArgument(std::string& path) {
 }
 
 void writeOutput(const std::string& path, const std::string& content) {
-  if (path.empty() || path == "-") {
+  if (path == "-") {
     std::cout << content << std::flush;  // write errors are caught at exit (main.cpp)
     return;
   }

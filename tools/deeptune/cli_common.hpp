@@ -68,7 +68,8 @@ constexpr const char* kStandardInputName = "<stdin>";
 std::string readInputArgument(std::string& path);
 
 /// Writes `content` to `path` with data::writeFileAtomically (never replaces a device, FIFO or
-/// link); "-" or "" writes to stdout. Throws data::OutputError on I/O failure.
+/// link); "-" writes to stdout. Check `path` first with data::checkOutputNotInput (it refuses
+/// ""). Throws data::OutputError on I/O failure.
 void writeOutput(const std::string& path, const std::string& content);
 
 }  // namespace deeptune::cli

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data/file_io.hpp"
 #include "rewriter/normalizer.hpp"
 #include "tools/deeptune/commands.hpp"
 
@@ -36,6 +37,7 @@ int runCoarsen(const Args& args) {
     return kExitOk;
   }
   const data::SourceOptions sourceOptions = sourceValues.validated();
+  data::checkOutputNotInput(output, {input}, data::OutputKind::kFileOrStdout);
   const std::string source = readInputArgument(input);
   const rewriter::CoarsenedKernel coarsened = rewriter::Normalizer().coarsen(
       source, input, kernel, factor, vm.count("stride") != 0, sourceOptions);

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "data/datasets.hpp"
+#include "data/file_io.hpp"
 #include "model/compute_environment.hpp"
 #include "model/devmap_data.hpp"
 #include "model/devmap_deeptune.hpp"
@@ -107,6 +108,7 @@ int runEvaluate(const Args& args) {
   deeptune.paperPadding = vm.count("paper-padding") > 0;
   deeptune.train.batching = model::parseBatching(batching);
   deeptune.train.lstm = model::parseLstm(lstm);
+  data::checkOutputNotInput(reportDir, {dataPath, foldsPath}, data::OutputKind::kFolder);
   const auto rows = data::readDevmapCsv(dataPath);
   const model::DevmapProtocol plan =
       model::devmapProtocol(protocol, rows, foldsPath, deeptune.train.seed);

@@ -9,6 +9,7 @@
 #endif
 #include "data/checksum.hpp"
 #include "data/datasets.hpp"
+#include "data/file_io.hpp"
 #include "data/text_split.hpp"
 #include "model/coarsening_data.hpp"
 #include "model/coarsening_evaluation.hpp"
@@ -62,6 +63,8 @@ int runEvaluateCoarsening(const Args& args) {
     throw UsageError("evaluate: --seeds 1 to 100; --epochs, --workers, --max-length positive");
   }
   evaluation.methods = model::selectMethods(methodList, model::coarseningMethods(), "coarsening");
+  data::checkOutputNotInput(reportDir, {dataPath, oraclesPath, transferFrom},
+                            data::OutputKind::kFolder);
   model::prepareReportFolder(reportDir);  // before the training
   const auto rows = data::readCoarseningRuntimesCsv(dataPath);
   std::vector<std::string> devices =

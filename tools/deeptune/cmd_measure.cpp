@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "data/file_io.hpp"
 #include "data/resumable_csv.hpp"
 #include "data/text_check.hpp"
 #include "runtime/isolation.hpp"
@@ -95,7 +96,7 @@ int runMeasure(const Args& args) {
 
   std::vector<std::string> inputs = files;
   if (!csv.empty()) inputs.push_back(csv);
-  checkNotAnInput(output, inputs);
+  data::checkOutputNotInput(output, inputs, data::OutputKind::kFileOrStdout);
   std::vector<runtime::MeasureJob> jobs;
   for (const std::string& file : files) {
     std::string source = readFile(file);

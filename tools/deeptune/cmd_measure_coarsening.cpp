@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/coarsening_runs.hpp"
+#include "data/file_io.hpp"
 #include "data/resumable_csv.hpp"
 #include "data/text_check.hpp"
 #include "rewriter/normalizer.hpp"
@@ -94,7 +95,7 @@ int runMeasureCoarsening(const Args& args) {
     }
   }
   const data::SourceOptions sourceOptions = sourceValues.validated();
-  checkNotAnInput(output, files);
+  data::checkOutputNotInput(output, files, data::OutputKind::kFileOrStdout);
 
   // Every kernel to label, named uniquely.
   const rewriter::Normalizer normalizer;

@@ -1,6 +1,7 @@
 // deeptune rewrite: normalizes an OpenCL file, or extracts one kernel of it, like the paper's data.
 #include <nlohmann/json.hpp>
 
+#include "data/file_io.hpp"
 #include "rewriter/normalizer.hpp"
 #include "tools/deeptune/commands.hpp"
 
@@ -30,6 +31,7 @@ int runRewrite(const Args& args) {
     return kExitOk;
   }
   const data::SourceOptions sourceOptions = sourceValues.validated();
+  data::checkOutputNotInput(output, {input}, data::OutputKind::kFileOrStdout);
   const std::string source = readInputArgument(input);
   rewriter::Normalizer normalizer;
   rewriter::RewriteNotes notes;

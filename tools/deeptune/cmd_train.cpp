@@ -51,7 +51,7 @@ int runTrain(const Args& args) {
                     "                      [--transfer-from DEVMAP.model] [options]\n\n"
                     "Trains the DeepTune model on every row of CSV (devmap) or on every kernel of\n"
                     "CSV, labelled by its fastest factor on GPU (coarsening), and writes a model\n"
-                    "file.",
+                    "file (which must not be one of the input files).",
                     options, {}, vm)) {
     return kExitOk;
   }
@@ -75,6 +75,7 @@ int runTrain(const Args& args) {
   }
   train.batching = model::parseBatching(batching);
   train.lstm = model::parseLstm(lstm);
+  data::checkOutputNotInput(output, {dataPath, vocabPath, transferFrom}, data::OutputKind::kFile);
   data::checkOutputPath(output);  // before the training, not after it
   std::optional<model::DeepTuneModel> source;
   if (!transferFrom.empty()) source.emplace(model::DeepTuneModel::load(transferFrom));

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <string>
 
+#include "data/file_io.hpp"
 #include "model/deeptune_model.hpp"
 #include "tools/deeptune/commands.hpp"
 
@@ -11,18 +12,20 @@ int runUpgradeModel(const Args& args) {
   const std::string usage =
       "usage: deeptune upgrade-model MODEL -o OUT\n"
       "\n"
-      "Reads MODEL (format version 2, whose weights are a LibTorch archive, or 3) and writes the\n"
-      "same network and metadata to OUT in format version 3, which prediction reads without\n"
-      "LibTorch. OUT may be MODEL itself (it is replaced atomically).";
+      "Reads MODEL (format version 2, whose weights are a LibTorch archive, 3 or 4) and writes\n"
+      "the same network and metadata to OUT in format version 4, which prediction reads without\n"
+      "LibTorch. OUT must not be MODEL itself (write a new file; rename it over MODEL if\n"
+      "wanted).";
   po::options_description options("options");
   std::string input;
   std::string output;
   options.add_options()("model", po::value(&input)->required(), "(positional) model file")(
-      "output,o", po::value(&output)->required(), "where to write the version-3 model");
+      "output,o", po::value(&output)->required(), "where to write the version-4 model");
   po::positional_options_description positional;
   positional.add("model", 1);
   po::variables_map vm;
   if (!parseOptions(args, usage, options, positional, vm)) return kExitOk;
+  data::checkOutputNotInput(output, {input}, data::OutputKind::kFile);
   model::DeepTuneModel::load(input).save(output);
   std::cout << "wrote " << output << "\n";
   return kExitOk;

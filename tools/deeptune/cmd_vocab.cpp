@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "data/csv_reader.hpp"
+#include "data/file_io.hpp"
 #include "tokenizer/vocabulary.hpp"
 #include "tools/deeptune/commands.hpp"
 
@@ -17,7 +18,8 @@ const char* kUsage =
     "Joins the texts (the files, or every cell of the CSV column) with \"\\n\", splits them into\n"
     "the paper's candidate atoms (maximal munch, else single characters) and writes the distinct\n"
     "tokens, sorted by byte value, as a JSON array in index order (like vocab-128.json). Without\n"
-    "-o, or with -o -, the array goes to stdout. Input that is not text is an error (exit 2).";
+    "-o, or with -o -, the array goes to stdout; -o must not name an input. Input that is not\n"
+    "text is an error (exit 2).";
 
 }  // namespace
 
@@ -49,6 +51,10 @@ int runVocab(const Args& args) {
     throw UsageError("vocab derive: --column needs --csv");
   }
 
+  std::vector<std::string> inputs = files;
+  inputs.push_back(csv);
+  data::checkOutputNotInput(output, inputs, data::OutputKind::kFileOrStdout);
+
   std::vector<std::string> texts;
   std::string name;
   if (!csv.empty()) {
@@ -68,7 +74,7 @@ int runVocab(const Args& args) {
 
   const tokenizer::Vocabulary vocabulary =
       tokenizer::Vocabulary::deriveFromTexts({texts.begin(), texts.end()}, name);
-  const bool toStdout = output.empty() || output == "-";
+  const bool toStdout = output == "-";
   writeOutput(output, vocabulary.toJson() + (toStdout ? "\n" : ""));
   return kExitOk;
 }

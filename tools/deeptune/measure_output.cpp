@@ -1,5 +1,5 @@
 // What `measure` and `validate` share: limits of their run options, comma lists of sizes, the
-// checks that no input is given twice and that an output is not one of the inputs.
+// check that no input is given twice, what a resumed output kept.
 #include "tools/deeptune/measure_output.hpp"
 
 #include <sys/stat.h>
@@ -65,17 +65,6 @@ void checkDistinctFiles(const std::vector<std::string>& files) {
     if (!fresh) {
       throw UsageError("measure: " + first->second + " and " + file +
                        " are the same file (its kernels would be measured twice); give it once");
-    }
-  }
-}
-
-void checkNotAnInput(const std::string& output, const std::vector<std::string>& inputs) {
-  struct stat out {};
-  if (output == "-" || ::stat(output.c_str(), &out) != 0) return;
-  for (const std::string& input : inputs) {
-    struct stat in {};
-    if (::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
-      throw UsageError("measure: -o " + output + " is the input " + input);
     }
   }
 }

@@ -1,5 +1,5 @@
 // What `measure` and `validate` share: limits of their run options, comma lists of sizes, the
-// checks that no input is given twice and that an output is not one of the inputs.
+// check that no input is given twice, what a resumed output kept.
 #pragma once
 
 #include <string>
@@ -25,9 +25,6 @@ void checkDistinctSizes(const std::vector<size_t>& sizes, const std::string& opt
 /// UsageError "measure: A and B are the same file ...": its kernels would be measured twice,
 /// under two benchmark names. Files that cannot be stat'ed are left to the reader's error.
 void checkDistinctFiles(const std::vector<std::string>& files);
-
-/// Refuses an output that is one of the inputs (it would be overwritten by the first row).
-void checkNotAnInput(const std::string& output, const std::vector<std::string>& inputs);
 
 /// Says on stderr what the writer of `output` found: rows kept from an earlier run, and the
 /// bytes of a row an interrupted run left incomplete (cut off, measured again).
