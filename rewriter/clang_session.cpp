@@ -6,6 +6,7 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Lex/PreprocessorOptions.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
@@ -116,10 +117,10 @@ fs::path processCacheDirectory() {
   return dir;
 }
 
-/// FNV-1a 64 of a file's bytes, "" if it cannot be read (a missing or unreadable PCH).
+/// XXH3-64 of a file's bytes (every new worker checks the 4.4 MB PCH), "" if unreadable.
 std::string fileChecksum(const fs::path& path) {
   try {
-    return data::hex64(data::fnv1a64(data::readFileBytes(path.string(), size_t{1} << 30)));
+    return data::hex64(data::xxh3_64(data::readFileBytes(path.string(), size_t{1} << 30)));
   } catch (const data::DataError&) {
     return "";
   }
@@ -162,7 +163,7 @@ void writeCacheFile(const fs::path& path, std::string_view content) {
   }
   const std::string temporary = path.string() + ".tmp" + std::to_string(::getpid());
   const int fd =
-      ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+      ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) {
     throw std::runtime_error("cannot create " + temporary + ": " + std::strerror(errno));
   }
@@ -187,7 +188,7 @@ std::string buildShimPchIn(const fs::path& dir, bool rebuild) {
   const std::string stem = "opencl-shim-" + pchKey();
   const fs::path header = dir / (stem + ".h");
   const fs::path pch = dir / (stem + ".pch");
-  const fs::path sum = dir / (stem + ".pch.fnv1a64");
+  const fs::path sum = dir / (stem + ".pch.xxh3");
   if (!rebuild && cachedPchIsIntact(header, pch, sum)) return pch.string();
   struct stat info {};
   if (::lstat(pch.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
@@ -249,7 +250,7 @@ std::string buildShimPch(bool rebuild) {
     const std::string stem = "opencl-shim-" + pchKey();
     const fs::path pch = installed / (stem + ".pch");
     if (!installed.empty() &&
-        cachedPchIsIntact(installed / (stem + ".h"), pch, installed / (stem + ".pch.fnv1a64"))) {
+        cachedPchIsIntact(installed / (stem + ".h"), pch, installed / (stem + ".pch.xxh3"))) {
       return pch.string();
     }
   }

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "rewriter/internal/clang_session.hpp"
+#include "rewriter/internal/shim_pch.hpp"
 #include "rewriter/normalizer.hpp"
 #include "tests/scratch_dir.hpp"
 
@@ -57,14 +57,14 @@ TEST_CASE("links planted in the cache folder are neither followed nor replaced",
   const std::string stem = internal::shimPchFileStem();
   const std::string victim = scratch.file("victim", "precious");
   fs::create_symlink(victim, cache / (stem + ".h"));
-  fs::create_symlink(victim, cache / (stem + ".pch.fnv1a64"));
+  fs::create_symlink(victim, cache / (stem + ".pch.xxh3"));
   CacheFolder folder(cache);
   // The rewrite works (its PCH in a folder of the process), the victim is untouched and the
   // links are still links.
   CHECK(deeptune::rewriter::Normalizer().normalize(kKernel, "k.cl").find("__kernel void A") == 0);
   CHECK(contentOf(victim) == "precious");
   CHECK(fs::is_symlink(cache / (stem + ".h")));
-  CHECK(fs::is_symlink(cache / (stem + ".pch.fnv1a64")));
+  CHECK(fs::is_symlink(cache / (stem + ".pch.xxh3")));
   // Writing the PCH there refuses by name.
   CHECK_THROWS_WITH(internal::writeShimPch(cache.string()),
                     Catch::Contains(stem + ".h is not a regular file"));
@@ -80,7 +80,7 @@ TEST_CASE("a truncated cached PCH whose checksum file matches is rebuilt",
   const fs::path pch = internal::writeShimPch(cache.string());
   const auto size = fs::file_size(pch);
   fs::resize_file(pch, size / 2);
-  const fs::path sum = cache / (internal::shimPchFileStem() + ".pch.fnv1a64");
+  const fs::path sum = cache / (internal::shimPchFileStem() + ".pch.xxh3");
   std::ofstream(sum, std::ios::binary | std::ios::trunc) << internal::shimPchChecksum(pch);
   CacheFolder folder(cache);
   CHECK(deeptune::rewriter::Normalizer().normalize(kKernel, "k.cl").find("__kernel void A") == 0);

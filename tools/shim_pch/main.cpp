@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <exception>
 
-#include "rewriter/internal/clang_session.hpp"
+#include "rewriter/internal/shim_pch.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
