@@ -107,16 +107,26 @@ TEST_CASE("cli rewrite: a corrupt cached PCH is rebuilt; a shared cache folder i
   const std::string env = "XDG_CACHE_HOME='" + cache + "' ";
   const auto first = runCli("rewrite '" + kernel + "'");
   REQUIRE(first.exitCode == 0);
+  std::string cli = deeptune::test::cliPath();
   const auto run = [&](const std::string& prefix) {
     const std::string out = (dir.path / "out").string(), err = (dir.path / "err").string();
-    const int status = std::system((prefix + "'" + deeptune::test::cliPath() + "' rewrite '" +
-                                    kernel + "' >'" + out + "' 2>'" + err + "'")
-                                       .c_str());
+    const int status = std::system(
+        (prefix + "'" + cli + "' rewrite '" + kernel + "' >'" + out + "' 2>'" + err + "'").c_str());
     INFO(readWholeFile(err));
     CHECK(WEXITSTATUS(status) == 0);
     CHECK(readWholeFile(out) == first.out);
   };
+  // The CLI beside the PCH built with the project: no process builds one, no cache folder.
   run(env);
+  CHECK_FALSE(std::filesystem::exists(cache + "/deeptune"));
+  // A copy of the CLI with no PCH beside it uses the cache folder.
+  const std::filesystem::path libraries =
+      std::filesystem::path(deeptune::test::cliPath()).parent_path().parent_path() / "lib";
+  std::filesystem::create_directories(dir.path / "bin");
+  std::filesystem::copy_file(deeptune::test::cliPath(), dir.path / "bin" / "deeptune");
+  cli = (dir.path / "bin" / "deeptune").string();
+  const std::string withLibraries = "LD_LIBRARY_PATH='" + libraries.string() + "' ";
+  run(withLibraries + env);
   std::string pch;
   for (const auto& entry : std::filesystem::directory_iterator(cache + "/deeptune")) {
     if (entry.path().extension() == ".pch") pch = entry.path().string();
@@ -124,7 +134,7 @@ TEST_CASE("cli rewrite: a corrupt cached PCH is rebuilt; a shared cache folder i
   REQUIRE(!pch.empty());
   const auto size = std::filesystem::file_size(pch);
   std::filesystem::resize_file(pch, 1000);  // a full disk cut it short
-  run(env);
+  run(withLibraries + env);
   // Rebuilt whole (the PCH embeds its temporary file's name, so sizes may differ by a few bytes).
   CHECK(std::filesystem::file_size(pch) > size / 2);
 
@@ -132,7 +142,7 @@ TEST_CASE("cli rewrite: a corrupt cached PCH is rebuilt; a shared cache folder i
   const std::string shared = (dir.path / "shared").string();
   std::filesystem::create_directories(shared + "/deeptune");
   std::filesystem::permissions(shared + "/deeptune", std::filesystem::perms::all);
-  run("XDG_CACHE_HOME='" + shared + "' ");
+  run(withLibraries + "XDG_CACHE_HOME='" + shared + "' ");
   CHECK(std::filesystem::is_empty(shared + "/deeptune"));
 }
 
