@@ -252,7 +252,7 @@ TEST_CASE("a decision budget answers with the fallback and caches the model's la
 
 namespace {
 
-/// The bundled model's decision on kernel `i` of a family whose members normalize apart.
+/// Kernel `i` of a family whose members normalize apart.
 LaunchQuery familyQuery(int i) {
   LaunchQuery q = saxpyQuery();
   q.source = "__kernel void k(__global float* a) {\n  a[get_global_id(0)] = a[0] * " +
@@ -283,7 +283,7 @@ int wrongAnswers(Advisor& advisor, int first, int last, const std::vector<Decisi
 
 TEST_CASE("an application forked after the advisor was used gets only its own answers",
           "[advisor][fork]") {
-  const int kernels = 24;
+  const int kernels = 200;
   std::vector<Decision> expected;
   {
     Advisor reference;
@@ -295,11 +295,16 @@ TEST_CASE("an application forked after the advisor was used gets only its own an
     alarm(60);  // a hang fails the test
     Advisor advisor;
     advisor.advise(saxpyQuery());  // the rewriting worker and the device limits, before the fork
+    int start[2];
+    if (pipe(start) != 0) _exit(104);
     const pid_t child = fork();
     if (child == 0) {
       alarm(60);
+      char go = 0;
+      if (read(start[0], &go, 1) != 1) _exit(105);  // both ask from the same moment on
       _exit(wrongAnswers(advisor, kernels / 2, kernels, expected));
     }
+    if (write(start[1], "g", 1) != 1) _exit(106);
     const int parentWrong = wrongAnswers(advisor, 0, kernels / 2, expected);
     int childStatus = 0;
     waitpid(child, &childStatus, 0);

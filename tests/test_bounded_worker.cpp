@@ -200,8 +200,12 @@ TEST_CASE("a worker that ends by itself is reaped at once", "[rewriter][worker]"
 TEST_CASE("the worker holds none of the caller's files", "[rewriter][worker]") {
   deeptune::test::ScratchDir dir("deeptune-worker-files");
   const std::string path = dir.file("locked", "x");
-  const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
-  REQUIRE(fd >= 0);
+  // Above the worker's own descriptors (its socket takes 3), as an application's files are.
+  const int low = open(path.c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(low >= 0);
+  const int fd = fcntl(low, F_DUPFD_CLOEXEC, 100);
+  close(low);
+  REQUIRE(fd >= 100);
   REQUIRE(flock(fd, LOCK_EX) == 0);
   BoundedWorker worker(testServe());
   worker.run("pid", "k.cl", 1, 1);  // forked now, while the caller holds the file and its lock
