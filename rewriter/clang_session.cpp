@@ -185,7 +185,7 @@ void writeCacheFile(const fs::path& path, std::string_view content) {
 /// Builds the shim PCH in `dir` (unless an intact one is there, or `rebuild`) and returns its
 /// path. Throws std::runtime_error naming the file that could not be written.
 std::string buildShimPchIn(const fs::path& dir, bool rebuild) {
-  const std::string stem = "opencl-shim-" + pchKey();
+  const std::string stem = shimPchFileStem();
   const fs::path header = dir / (stem + ".h");
   const fs::path pch = dir / (stem + ".pch");
   const fs::path sum = dir / (stem + ".pch.xxh3");
@@ -247,7 +247,7 @@ fs::path installedPchDirectory() {
 std::string buildShimPch(bool rebuild) {
   if (!rebuild) {
     const fs::path installed = installedPchDirectory();
-    const std::string stem = "opencl-shim-" + pchKey();
+    const std::string stem = shimPchFileStem();
     const fs::path pch = installed / (stem + ".pch");
     if (!installed.empty() &&
         cachedPchIsIntact(installed / (stem + ".h"), pch, installed / (stem + ".pch.xxh3"))) {

@@ -46,14 +46,20 @@ struct CacheFolder {
   }
 };
 
+/// A cache folder only this user may write (else the rewriter does not trust it).
+fs::path privateCacheFolder(const deeptune::test::ScratchDir& scratch) {
+  const fs::path cache = scratch.path / "cache";
+  fs::create_directory(cache);
+  fs::permissions(cache, fs::perms::owner_all);
+  return cache;
+}
+
 }  // namespace
 
 TEST_CASE("links planted in the cache folder are neither followed nor replaced",
           "[rewriter][pch-cache]") {
   deeptune::test::ScratchDir scratch("deeptune-pch-links");
-  const fs::path cache = scratch.path / "cache";
-  fs::create_directory(cache);
-  fs::permissions(cache, fs::perms::owner_all);
+  const fs::path cache = privateCacheFolder(scratch);
   const std::string stem = internal::shimPchFileStem();
   const std::string victim = scratch.file("victim", "precious");
   fs::create_symlink(victim, cache / (stem + ".h"));
@@ -74,9 +80,7 @@ TEST_CASE("links planted in the cache folder are neither followed nor replaced",
 TEST_CASE("a truncated cached PCH whose checksum file matches is rebuilt",
           "[rewriter][pch-cache]") {
   deeptune::test::ScratchDir scratch("deeptune-pch-truncated");
-  const fs::path cache = scratch.path / "cache";
-  fs::create_directory(cache);
-  fs::permissions(cache, fs::perms::owner_all);
+  const fs::path cache = privateCacheFolder(scratch);
   const fs::path pch = internal::writeShimPch(cache.string());
   const auto size = fs::file_size(pch);
   fs::resize_file(pch, size / 2);

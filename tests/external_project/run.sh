@@ -42,5 +42,8 @@ c++ -std=c++17 -I "$here/app_headers" -o "$scratch/user_app_pc" "$here/main.cpp"
   $(pkg-config --cflags --libs deeptune)
 cd "$scratch"
 for app in "$scratch/build/user_app" "$scratch/user_app_pc"; do
-  env -u DEEPTUNE_MODELS -u DEEPTUNE_EXECUTABLE PATH=/usr/bin:/bin "$app"
+  env -u DEEPTUNE_MODELS -u DEEPTUNE_EXECUTABLE -u DEEPTUNE_CACHE_DIR \
+    XDG_CACHE_HOME="$scratch/cache" PATH=/usr/bin:/bin "$app"
 done
+# The shim PCH installed with the package was found and loaded: no process built one.
+[ ! -e "$scratch/cache/deeptune" ] || { echo "the installed shim PCH was not used"; exit 1; }
