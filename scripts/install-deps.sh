@@ -10,7 +10,8 @@ $SUDO apt-get install -y -q --no-install-recommends \
   libclang-cpp15-dev libclang-15-dev llvm-15-dev libclc-15-dev clang-15 clang-format-15 \
   libtorch-dev libopenblas0-pthread \
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
-  libboost-program-options-dev catch2 nlohmann-json3-dev help2man man-db libxxhash-dev
+  libboost-program-options-dev catch2 nlohmann-json3-dev help2man man-db libxxhash-dev \
+  xxhash
 # LibTorch multiplies through the system BLAS. Training folds on two threads needs one that is
 # safe for concurrent calls: Debian's single-threaded OpenBLAS is not (model/README.md), so point
 # the BLAS alternatives at the pthread build even where the serial one is installed too.
