@@ -26,7 +26,8 @@ int runRewrite(const Args& args) {
           "                        [-o OUT] [--json]\n\n"
           "Normalizes OpenCL source: preprocess, rename identifiers, strip\n"
           "attributes, format. Without --kernel the whole file is normalized. Names the file\n"
-          "uses but declares nowhere are left as written and listed on stderr (or in --json).",
+          "uses but declares nowhere are left as written and listed on stderr (or in --json);\n"
+          "any other compile error stops it (exit 2, Clang's first error and its position).",
           options, positional, vm)) {
     return kExitOk;
   }
