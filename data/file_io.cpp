@@ -46,19 +46,6 @@ std::string folderOf(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-/// Writes all of `content` to `fd`; returns 0 or the errno of the failed write.
-int writeAll(int fd, std::string_view content) {
-  while (!content.empty()) {
-    const ssize_t wrote = ::write(fd, content.data(), content.size());
-    if (wrote < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    content.remove_prefix(static_cast<size_t>(wrote));
-  }
-  return 0;
-}
-
 /// `path` with symbolic links followed: the path to write. Throws OutputError for a dangling
 /// link or a loop.
 std::string resolveLinks(const std::string& path) {
@@ -120,6 +107,18 @@ void replaceRegular(const std::string& path, const std::string& target, const st
 }
 
 }  // namespace
+
+int writeAll(int fd, std::string_view content) {
+  while (!content.empty()) {
+    const ssize_t wrote = ::write(fd, content.data(), content.size());
+    if (wrote < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    content.remove_prefix(static_cast<size_t>(wrote));
+  }
+  return 0;
+}
 
 std::string readFileBytes(const std::string& path, size_t limit) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.

@@ -84,6 +84,10 @@ void writeFileAtomically(const std::string& path, std::string_view content);
 int createFileExclusively(const std::string& path, std::string_view content,
                           const std::function<void(int fd)>& prepare);
 
+/// Writes all of `content` to the descriptor `fd` (retrying short and interrupted writes);
+/// returns 0 or the errno of the failed write.
+int writeAll(int fd, std::string_view content);
+
 /// Writes `content` to standard output and flushes it; throws OutputError("standard output: ...")
 /// when that fails (e.g. a full disk behind a redirection).
 void writeStandardOutput(std::string_view content);

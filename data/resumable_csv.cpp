@@ -40,19 +40,6 @@ int writeAllAt(int fd, std::string_view bytes, size_t offset) {
   return 0;
 }
 
-/// Writes all of `bytes` to the stream `fd`; returns 0 or the errno of the failure.
-int writeAllTo(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t wrote = ::write(fd, bytes.data(), bytes.size());
-    if (wrote < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    bytes.remove_prefix(static_cast<size_t>(wrote));
-  }
-  return 0;
-}
-
 /// Offset just past the last line break outside quoted fields: where the last whole record
 /// ends. A quote opens a quoted field only at the start of a field (elsewhere it is left for the
 /// parser to refuse), so a stray quote cannot make the rows after it look like one cut row.
@@ -147,7 +134,7 @@ void ResumableCsv::openExisting(const std::vector<std::string>& header) {
     fd_ = ::open(path_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd_ < 0) throw OutputError(path_ + ": cannot open for writing: " + reason(errno));
     mode_ = Mode::kStream;
-    if (const int error = writeAllTo(fd_, headerRow)) {
+    if (const int error = writeAll(fd_, headerRow)) {
       throw OutputError(path_ + ": write failed: " + reason(error));
     }
     return;
@@ -196,7 +183,7 @@ void ResumableCsv::add(const std::vector<std::string>& fields) {
   if (mode_ == Mode::kStandardOutput) {
     writeStandardOutput(row);
   } else if (mode_ == Mode::kStream) {
-    if (const int error = writeAllTo(fd_, row)) {
+    if (const int error = writeAll(fd_, row)) {
       throw OutputError(path_ + ": write failed: " + reason(error));
     }
   } else {

@@ -7,16 +7,13 @@
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -153,7 +150,7 @@ std::string pchKey() {
   return hex;
 }
 
-/// Writes a cache file: a new file created exclusively in the folder, then renamed over `path`.
+/// Writes a cache file atomically (data::writeFileAtomically: a new file renamed over `path`).
 /// Refuses (std::runtime_error) when `path` exists and is not a regular file: a link, a FIFO or a
 /// device planted there is neither followed nor replaced.
 void writeCacheFile(const fs::path& path, std::string_view content) {
@@ -161,25 +158,7 @@ void writeCacheFile(const fs::path& path, std::string_view content) {
   if (::lstat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
     throw std::runtime_error(path.string() + " is not a regular file; not replacing it");
   }
-  const std::string temporary = path.string() + ".tmp" + std::to_string(::getpid());
-  const int fd =
-      ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    throw std::runtime_error("cannot create " + temporary + ": " + std::strerror(errno));
-  }
-  bool written = true;
-  for (size_t done = 0; done < content.size() && written;) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    written = n > 0;
-    if (written) done += static_cast<size_t>(n);
-  }
-  written = ::close(fd) == 0 && written;
-  if (!written || ::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(error));
-  }
+  data::writeFileAtomically(path.string(), content);
 }
 
 /// Builds the shim PCH in `dir` (unless an intact one is there, or `rebuild`) and returns its
