@@ -95,7 +95,7 @@ Batch makeBatch(const std::vector<Example>& examples, const GroupedExamples& gro
     batch.lengths[s] = info.paperPadding ? width : std::max<int64_t>(1, sequence.size());
     for (size_t row : plan[s].second) {
       rowSource.push_back(s);
-      aux.insert(aux.end(), examples[row].aux.begin(), examples[row].aux.end());
+      for (float value : examples[row].aux) aux.push_back(scaledAuxInput(info, value));
       labels.push_back(examples[row].label);
     }
   }
@@ -363,7 +363,7 @@ std::vector<float> DeepTuneModel::predictOne(const Example& example) const {
     }
     single = impl_->single;
   }
-  return single->predict(example.tokens, example.aux);
+  return single->predict(example.tokens, internal::scaledAuxInputs(impl_->info, example.aux));
 }
 
 std::vector<std::vector<float>> DeepTuneModel::predict(const std::vector<Example>& examples) const {

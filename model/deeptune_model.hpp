@@ -24,6 +24,9 @@ struct ModelInfo {
   std::string task;                     ///< "devmap" or "coarsening"
   std::vector<std::string> vocabulary;  ///< tokens in id order (the tokenizer's vocabulary)
   std::vector<std::string> auxInputs;   ///< e.g. {"transfer", "wgsize"}
+  /// How the auxiliary inputs enter the network: "raw" (the paper's: as given, then BatchNorm)
+  /// or "log2" (log2(1 + max(0, value)) first; scaledAuxInput()).
+  std::string auxScale = "raw";
   std::vector<std::string> labels;      ///< e.g. {"CPU", "GPU"}
   int maxLength = 1024;                 ///< sequences keep their last maxLength tokens
   bool paperPadding = false;            ///< pre-pad every sequence to maxLength (the paper's Keras)
@@ -54,6 +57,9 @@ struct TrainOptions {
   /// trained is the same, bit for bit, for any number (tests/test_fast_lstm.cpp).
   int lstmThreads = 1;
 };
+
+/// One auxiliary input as the network reads it under `info.auxScale`.
+float scaledAuxInput(const ModelInfo& info, float value);
 
 using ProgressCallback = std::function<void(const EpochProgress&)>;
 

@@ -10,20 +10,59 @@
 #include "model/model_error.hpp"
 
 namespace deeptune::model {
+namespace {
+
+/// The runs' GPU probabilities of each row averaged, thresholded at 0.5 (see DeepTuneRuns).
+MethodPredictions ensembleOf(const std::vector<FoldTraining>& folds, size_t rowCount, int runs) {
+  std::vector<double> sum(rowCount, 0.0);
+  std::vector<int> count(rowCount, 0);
+  for (const FoldTraining& fold : folds) {
+    for (size_t i = 0; i < fold.testRowIndices.size(); ++i) {
+      sum.at(fold.testRowIndices[i]) += fold.testGpuProbability.at(i);
+      ++count[fold.testRowIndices[i]];
+    }
+  }
+  MethodPredictions ensemble{"deeptune-ensemble", {}, "deeptune-ensemble"};
+  for (size_t row = 0; row < rowCount; ++row) {
+    if (count[row] != runs) throw ModelError("ensemble: a row lacks a run's prediction");
+    ensemble.devices.push_back(sum[row] / runs > 0.5 ? "GPU" : "CPU");
+  }
+  return ensemble;
+}
+
+}  // namespace
 
 DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows,
                                   const tokenizer::Vocabulary& vocabulary,
                                   const DeepTuneMethodOptions& options,
                                   FoldProgressCallback progress, FoldDoneCallback done) {
-  // Encoded once, shared read-only by the folds' threads.
+  // Encoded once, shared read-only by the folds' threads (per fold when each has its vocabulary).
+  auto allRows = std::make_shared<const std::vector<data::DevmapRow>>(
+      options.vocabularyPerFold ? rows : std::vector<data::DevmapRow>{});
   auto examples = std::make_shared<const std::vector<Example>>(
-      devmapExamples(rows, vocabulary, options.maxLength));
-  const ModelInfo info = devmapModelInfo(vocabulary, options.maxLength, options.paperPadding);
-  return [examples, info, options, progress, done](const std::vector<size_t>& trainRows,
-                                                   const std::vector<size_t>& testRows, int fold) {
+      options.vocabularyPerFold ? std::vector<Example>{}
+                                : devmapExamples(rows, vocabulary, options.maxLength));
+  ModelInfo sharedInfo = devmapModelInfo(vocabulary, options.maxLength, options.paperPadding);
+  sharedInfo.auxScale = options.auxScale;
+  return [allRows, examples, sharedInfo, options, progress, done](
+             const std::vector<size_t>& trainRows, const std::vector<size_t>& testRows,
+             int fold) {
     std::vector<Example> train, test;
-    for (size_t row : trainRows) train.push_back((*examples)[row]);
-    for (size_t row : testRows) test.push_back((*examples)[row]);
+    ModelInfo info = sharedInfo;
+    if (options.vocabularyPerFold) {
+      std::vector<data::DevmapRow> trainData, testData;
+      for (size_t row : trainRows) trainData.push_back((*allRows)[row]);
+      for (size_t row : testRows) testData.push_back((*allRows)[row]);
+      const tokenizer::Vocabulary foldVocabulary =
+          devmapVocabulary(trainData, "fold " + std::to_string(fold + 1));
+      info = devmapModelInfo(foldVocabulary, options.maxLength, options.paperPadding);
+      info.auxScale = options.auxScale;
+      train = devmapExamples(trainData, foldVocabulary, options.maxLength);
+      test = devmapExamples(testData, foldVocabulary, options.maxLength);
+    } else {
+      for (size_t row : trainRows) train.push_back((*examples)[row]);
+      for (size_t row : testRows) test.push_back((*examples)[row]);
+    }
     TrainOptions trainOptions = options.train;
     trainOptions.seed = options.train.seed + static_cast<uint64_t>(fold);
     DeepTuneModel model(info, trainOptions.seed);
@@ -40,7 +79,9 @@ DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows,
       devices.push_back(info.labels[label]);
       record.predictedGpu += devices.back() == "GPU";
       record.testCorrect += label == test[i].label;
+      record.testGpuProbability.push_back(predicted[i][1]);
     }
+    record.testRowIndices = testRows;
     record.testRows = test.size();
     if (done) done(record);
     return devices;
@@ -85,6 +126,7 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
               [](const FoldTraining& a, const FoldTraining& b) { return a.fold < b.fold; });
     result.folds.insert(result.folds.end(), runFolds.begin(), runFolds.end());
   }
+  if (seeds > 1) result.ensemble = ensembleOf(result.folds, rows.size(), seeds);
   return result;
 }
 

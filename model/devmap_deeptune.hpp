@@ -19,6 +19,10 @@ struct DeepTuneMethodOptions {
   TrainOptions train;
   int maxLength = 1024;
   bool paperPadding = false;
+  std::string auxScale = "raw";  ///< ModelInfo::auxScale of every fold's model
+  /// Each fold derives its vocabulary from its training rows' sources (what the grouped
+  /// protocols need: nothing of a test source seen); else the vocabulary handed in is used.
+  bool vocabularyPerFold = false;
 };
 
 /// Called after every epoch of every fold (from the fold's worker thread).
@@ -29,8 +33,8 @@ using FoldDoneCallback = std::function<void(const FoldTraining&)>;
 
 /// A DevmapPredictor that trains a fresh DeepTune model on the training rows of each fold (seed
 /// = options.train.seed + fold) and predicts the test rows. Safe to run folds on several threads
-/// when the process's BLAS is (loadedBlas().concurrentCallsSafe). The vocabulary is the one of
-/// the whole data set (as in the paper).
+/// when the process's BLAS is (loadedBlas().concurrentCallsSafe). The vocabulary is `vocabulary`
+/// (the paper's: the whole data set's), or with options.vocabularyPerFold each fold's own.
 DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows,
                                   const tokenizer::Vocabulary& vocabulary,
                                   const DeepTuneMethodOptions& options,
@@ -43,6 +47,9 @@ struct DeepTuneRuns {
   std::vector<MethodPredictions> runs;
   std::vector<uint64_t> seeds;      ///< base seed of each run
   std::vector<FoldTraining> folds;  ///< every fold of every run, by run then fold
+  /// With two runs or more: each row's GPU probability averaged over the runs, then thresholded
+  /// at 0.5 (ties: CPU); named and grouped "deeptune-ensemble". Empty devices otherwise.
+  MethodPredictions ensemble;
   int workers = 1;                  ///< folds trained at once (see safeTrainingWorkers)
 };
 

@@ -117,11 +117,21 @@ std::string summaryMarkdown(const std::string& platform, const DevmapReportConte
         " folds); % of oracle = mean speedup / the oracle's mean speedup.\n\n";
   md += "| method | accuracy | speedup (mean) | speedup (geomean) | % of oracle |\n";
   md += "|---|---:|---:|---:|---:|\n";
+  bool references = false;
   for (const MethodScores& method : scores) {
     const DevmapScores& s = method.overall;
-    md += "| " + mdCell(method.method) + " | " + percent(s.accuracy) + " | " +
+    const bool reference = method.method == "hand-tree" || method.method == "memory";
+    references = references || reference;
+    md += "| " + mdCell(method.method) + (reference ? " (reference)" : "") + " | " +
+          percent(s.accuracy) + " | " +
           times(s.speedupMean) + " | " + times(s.speedupGeomean) + " | " +
           formatNumber("%.1f%%", s.oraclePercent) + " |\n";
+  }
+  if (references) {
+    md += "\nReferences, not methods of their own: hand-tree is a depth-5 tree on the raw static "
+          "counts with log2(transfer) and log2(wgsize) (what hand features alone score); memory "
+          "gives a row whose source was seen in training the label of that source's nearest data "
+          "size, any other row the static mapping (what memory alone scores).\n";
   }
   if (std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.runs.size() > 1; })) {
     md += repeatedMarkdown(groups);

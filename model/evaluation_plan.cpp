@@ -9,12 +9,14 @@
 #include "model/cross_validation.hpp"
 #include "model/grewe_tree.hpp"
 #include "model/model_error.hpp"
+#include "model/reference_methods.hpp"
 #include "model/static_mapping.hpp"
 
 namespace deeptune::model {
 
 const std::vector<std::string>& devmapMethods() {
-  static const std::vector<std::string> methods = {"static", "grewe", "deeptune"};
+  static const std::vector<std::string> methods = {"static", "grewe", "hand-tree", "memory",
+                                                   "deeptune"};
   return methods;
 }
 
@@ -69,7 +71,14 @@ MethodPredictions devmapBaseline(const std::string& method,
   if (method == "grewe") {
     return {method, crossValidate(rows.size(), protocol.foldOfRow, greweTreePredictor(rows))};
   }
-  throw ModelError("'" + method + "' is not a device-mapping baseline (static, grewe)");
+  if (method == "hand-tree") {
+    return {method, crossValidate(rows.size(), protocol.foldOfRow, handFeatureTreePredictor(rows))};
+  }
+  if (method == "memory") {
+    return {method, crossValidate(rows.size(), protocol.foldOfRow, memoryPredictor(rows))};
+  }
+  throw ModelError("'" + method +
+                   "' is not a device-mapping baseline (static, grewe, hand-tree, memory)");
 }
 
 void prepareReportFolder(const std::string& folder) {

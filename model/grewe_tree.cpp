@@ -323,23 +323,31 @@ std::array<double, 4> greweFeatures(const data::DevmapRow& row) {
 }
 
 DevmapPredictor greweTreePredictor(const std::vector<data::DevmapRow>& rows, TreeOptions options) {
+  std::vector<std::vector<double>> features;
+  for (const data::DevmapRow& row : rows) {
+    const std::array<double, 4> f = greweFeatures(row);
+    features.emplace_back(f.begin(), f.end());
+  }
+  return treePredictor(rows, std::move(features), options);
+}
+
+DevmapPredictor treePredictor(const std::vector<data::DevmapRow>& rows,
+                              std::vector<std::vector<double>> features, TreeOptions options) {
+  if (features.size() != rows.size()) throw ModelError("tree: one feature row per data row");
   struct Table {
     std::vector<std::vector<double>> x;
     std::vector<int> y;
   };
   auto table = std::make_shared<Table>();
-  for (const data::DevmapRow& row : rows) {
-    const std::array<double, 4> f = greweFeatures(row);
-    table->x.emplace_back(f.begin(), f.end());
-    table->y.push_back(row.oracle == "GPU" ? 1 : 0);
-  }
+  table->x = std::move(features);
+  for (const data::DevmapRow& row : rows) table->y.push_back(row.oracle == "GPU" ? 1 : 0);
   std::shared_ptr<const Table> shared = table;
   return [shared, options](const std::vector<size_t>& trainRows,
                            const std::vector<size_t>& testRows, int) {
     std::vector<std::vector<double>> x;
     std::vector<int> y;
     for (size_t row : trainRows) {
-      if (row >= shared->x.size()) throw ModelError("grewe tree: training row out of range");
+      if (row >= shared->x.size()) throw ModelError("tree: training row out of range");
       x.push_back(shared->x[row]);
       y.push_back(shared->y[row]);
     }
@@ -348,7 +356,7 @@ DevmapPredictor greweTreePredictor(const std::vector<data::DevmapRow>& rows, Tre
     std::vector<std::string> predicted;
     predicted.reserve(testRows.size());
     for (size_t row : testRows) {
-      if (row >= shared->x.size()) throw ModelError("grewe tree: test row out of range");
+      if (row >= shared->x.size()) throw ModelError("tree: test row out of range");
       predicted.push_back(tree.predict(shared->x[row]) == 1 ? "GPU" : "CPU");
     }
     return predicted;

@@ -79,4 +79,9 @@ std::array<double, 4> greweFeatures(const data::DevmapRow& row);
 DevmapPredictor greweTreePredictor(const std::vector<data::DevmapRow>& rows,
                                    TreeOptions options = {});
 
+/// A DecisionTree on `features` (one row of equal width per row of `rows`) with labels CPU = 0,
+/// GPU = 1, fitted on the training rows of each fold. Thread-safe.
+DevmapPredictor treePredictor(const std::vector<data::DevmapRow>& rows,
+                              std::vector<std::vector<double>> features, TreeOptions options = {});
+
 }  // namespace deeptune::model

@@ -1,6 +1,7 @@
 // InferenceModel: a version-3 or -4 model file's network for prediction, without LibTorch.
 #include "model/inference_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/internal/example_checks.hpp"
@@ -43,7 +44,19 @@ void checkExamples(const std::vector<Example>& examples, const ModelInfo& info, 
   }
 }
 
+std::vector<float> scaledAuxInputs(const ModelInfo& info, const std::vector<float>& aux) {
+  std::vector<float> scaled;
+  scaled.reserve(aux.size());
+  for (float value : aux) scaled.push_back(scaledAuxInput(info, value));
+  return scaled;
+}
+
 }  // namespace internal
+
+float scaledAuxInput(const ModelInfo& info, float value) {
+  if (info.auxScale == "log2") return std::log2(1.0f + std::max(0.0f, value));
+  return value;
+}
 
 InferenceModel::InferenceModel(ModelInfo info,
                                std::shared_ptr<const internal::SingleSequenceNet> net)
@@ -62,7 +75,7 @@ InferenceModel InferenceModel::load(const std::string& path) {
 
 std::vector<float> InferenceModel::predict(const Example& example) const {
   internal::checkExamples({example}, info_, /*training=*/false);
-  return net_->predict(example.tokens, example.aux);
+  return net_->predict(example.tokens, internal::scaledAuxInputs(info_, example.aux));
 }
 
 }  // namespace deeptune::model

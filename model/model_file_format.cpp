@@ -27,7 +27,9 @@ nlohmann::json declaredInputs(const ModelInfo& info) {
   inputs.push_back(
       {{"name", "tokens"}, {"type", "int64"}, {"shape", {-1}}, {"max_length", info.maxLength}});
   for (const auto& name : info.auxInputs) {
-    inputs.push_back({{"name", name}, {"type", "float32"}, {"shape", {1}}});
+    nlohmann::json input = {{"name", name}, {"type", "float32"}, {"shape", {1}}};
+    if (info.auxScale != "raw") input["scale"] = info.auxScale;  // older files have none
+    inputs.push_back(input);
   }
   return inputs;
 }
@@ -104,6 +106,9 @@ void validateInfo(const ModelInfo& info) {
     throw ModelError("max length " + std::to_string(info.maxLength) + " outside 1..1048576");
   }
   if (info.trainingRows < 0) throw ModelError("negative training row count");
+  if (info.auxScale != "raw" && info.auxScale != "log2") {
+    throw ModelError("unknown scale '" + info.auxScale + "' of the auxiliary inputs (raw, log2)");
+  }
 }
 
 /// Says what is wrong with a file whose magic line does not match its contents: another format
@@ -149,6 +154,7 @@ ModelInfo infoOf(const nlohmann::json& header, const std::string& path) {
   info.maxLength = inputs.at(0).at("max_length").get<int>();
   for (size_t i = 1; i < inputs.size(); ++i) {
     info.auxInputs.push_back(inputs.at(i).at("name").get<std::string>());
+    info.auxScale = inputs.at(i).value("scale", std::string("raw"));
   }
   info.dataFingerprint = header.at("training").at("data_fingerprint").get<std::string>();
   info.trainingRows = header.at("training").at("rows").get<int>();

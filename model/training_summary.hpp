@@ -52,6 +52,8 @@ struct FoldTraining {
   size_t testRows = 0;
   size_t testCorrect = 0;   ///< test rows predicted as their oracle
   size_t predictedGpu = 0;  ///< test rows predicted GPU
+  std::vector<size_t> testRowIndices;      ///< the fold's test rows (indices into the data)
+  std::vector<float> testGpuProbability;   ///< the model's GPU probability of each of them
 
   double testAccuracy() const {
     return testRows == 0 ? 0.0 : static_cast<double>(testCorrect) / static_cast<double>(testRows);

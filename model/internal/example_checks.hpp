@@ -11,4 +11,7 @@ namespace deeptune::model::internal {
 /// tokens the model `info` describes cannot read.
 void checkExamples(const std::vector<Example>& examples, const ModelInfo& info, bool training);
 
+/// The auxiliary inputs of one example as the network reads them (scaledAuxInput of each).
+std::vector<float> scaledAuxInputs(const ModelInfo& info, const std::vector<float>& aux);
+
 }  // namespace deeptune::model::internal

@@ -46,11 +46,12 @@ std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
   char line[400];
   std::snprintf(
       line, sizeof line,
-      "DeepTune: %d epochs, batches of %d (%s), last %d tokens%s, %s LSTM; seeds %s (fold f "
+      "DeepTune: %d epochs, batches of %d (%s), last %d tokens%s, %s LSTM%s; seeds %s (fold f "
       "adds f); %d workers (%d asked)",
       options.train.epochs, options.train.batchSize,
       model::batchingName(options.train.batching).c_str(), options.maxLength,
       options.paperPadding ? ", paper padding" : "", model::lstmName(options.train.lstm).c_str(),
+      options.auxScale == "raw" ? "" : (", " + options.auxScale + " aux inputs").c_str(),
       seeds.c_str(), runs.workers, requestedWorkers);
   return line;
 }
@@ -75,7 +76,9 @@ int runEvaluate(const Args& args) {
       ("protocol", po::value(&protocol)->default_value("folds"),
        "folds (the --folds file), suite (leave one suite out), kernel (10 folds grouped by source)")
       ("methods", po::value(&methodList)->default_value("static,grewe,deeptune"),
-       "comma-separated: static, grewe, deeptune")
+       "comma-separated: static, grewe, deeptune, and the references hand-tree (a depth-5 tree "
+       "on the static counts and log sizes) and memory (a source seen in training gets its "
+       "nearest data size's label)")
       ("report", po::value(&reportDir)->required(), "report folder to write")
       ("platform", po::value(&platform), "platform name in the report (default: from --data)")
       ("epochs", po::value(&deeptune.train.epochs)->default_value(50), "DeepTune epochs")
@@ -90,6 +93,10 @@ int runEvaluate(const Args& args) {
        "DeepTune runs with different seeds; the report gives their mean and spread")
       ("max-length", po::value(&deeptune.maxLength)->default_value(1024), "keep the last N tokens")
       ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)")
+      ("aux-scale", po::value(&deeptune.auxScale)->default_value("raw"),
+       "how DeepTune reads transfer and wgsize: raw (the paper's) or log2")
+      ("ensemble", "with --seeds 2 or more, also report deeptune-ensemble: the runs' GPU "
+       "probabilities averaged")
       ("workers", po::value(&workers)->default_value(2), "folds trained at once");
   // clang-format on
   po::variables_map vm;
@@ -106,6 +113,14 @@ int runEvaluate(const Args& args) {
     throw UsageError("evaluate: --workers and --epochs must be positive, --seeds 1 to 100");
   }
   deeptune.paperPadding = vm.count("paper-padding") > 0;
+  if (deeptune.auxScale != "raw" && deeptune.auxScale != "log2") {
+    throw UsageError("evaluate: --aux-scale is raw or log2, not '" + deeptune.auxScale + "'");
+  }
+  const bool ensemble = vm.count("ensemble") > 0;
+  if (ensemble && seeds < 2) throw UsageError("evaluate: --ensemble needs --seeds 2 or more");
+  // Under the grouped protocols nothing of a test source may reach training: each fold derives
+  // its own vocabulary; the paper's protocol keeps the paper's (the whole data set's).
+  deeptune.vocabularyPerFold = protocol != "folds";
   deeptune.train.batching = model::parseBatching(batching);
   deeptune.train.lstm = model::parseLstm(lstm);
   data::checkOutputNotInput(reportDir, {dataPath, foldsPath}, data::OutputKind::kFolder);
@@ -125,6 +140,12 @@ int runEvaluate(const Args& args) {
   context.command = commandLine("evaluate", args);
   context.settings.push_back(std::string("program: deeptune ") + DEEPTUNE_VERSION);
   context.settings.push_back("machine: " + model::cpuDescription());
+  context.settings.push_back(
+      "what each method saw: the training folds' rows only (labels, counts, sizes, sources); " +
+      std::string(deeptune.vocabularyPerFold
+                      ? "DeepTune's vocabulary derived from each fold's training sources"
+                      : "DeepTune's vocabulary derived from every source of the data (the "
+                        "paper's; tokens only, no labels)"));
   std::vector<model::MethodPredictions> methods;
   for (const std::string& method : methodNames) {
     if (method != "deeptune") {
@@ -150,6 +171,7 @@ int runEvaluate(const Args& args) {
           },
           [&](const model::FoldTraining& f) { printer.update(foldReport(f, folds), true); });
       methods.insert(methods.end(), runs.runs.begin(), runs.runs.end());
+      if (ensemble) methods.push_back(runs.ensemble);
       context.folds = runs.folds;
       context.settings.push_back("BLAS: " + model::loadedBlas().description);
       context.settings.push_back(deeptuneSettings(deeptune, runs, workers));

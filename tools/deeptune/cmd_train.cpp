@@ -19,7 +19,7 @@ int runTrain(const Args& args) {
   std::string task, dataPath, output, vocabPath, platform, transferFrom;
   model::TrainOptions train;
   int maxLength = 1024;
-  std::string batching, lstm;
+  std::string batching, lstm, auxScale;
   // clang-format off
   options.add_options()
       ("task", po::value(&task)->default_value("devmap"), "task: devmap or coarsening")
@@ -42,7 +42,9 @@ int runTrain(const Args& args) {
        "threads of the fast LSTM (default: this machine's; the model does not depend on it)")
       ("seed", po::value(&train.seed)->default_value(204), "random seed")
       ("max-length", po::value(&maxLength)->default_value(1024), "keep the last N tokens")
-      ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)");
+      ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)")
+      ("aux-scale", po::value(&auxScale)->default_value("raw"),
+       "devmap: how the model reads transfer and wgsize: raw (the paper's) or log2");
   // clang-format on
   po::variables_map vm;
   if (!parseOptions(args,
@@ -57,6 +59,9 @@ int runTrain(const Args& args) {
   }
   if (task != "devmap" && task != "coarsening") {
     throw UsageError("train: unknown --task '" + task + "' (devmap or coarsening)");
+  }
+  if (auxScale != "raw" && (auxScale != "log2" || task != "devmap")) {
+    throw UsageError("train: --aux-scale is raw or log2 (devmap only), not '" + auxScale + "'");
   }
   if (train.epochs < 1 || train.batchSize < 1 || maxLength < 1) {
     throw UsageError("train: --epochs, --batch-size and --max-length must be positive");
@@ -117,6 +122,7 @@ int runTrain(const Args& args) {
   }
   examples = task == "devmap" ? model::devmapExamples(devmapRows, vocabulary, maxLength)
                               : model::coarseningExamples(kernels, vocabulary, maxLength);
+  network.info().auxScale = auxScale;
   network.info().dataFingerprint = fingerprint;
   network.info().trainingRows = static_cast<int>(examples.size());
   network.info().trainingCommand = commandLine("train", args);
