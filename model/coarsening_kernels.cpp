@@ -60,19 +60,4 @@ std::vector<CoarseningKernel> coarseningKernels(const std::vector<data::Coarseni
   return kernels;
 }
 
-int bestFixedFactor(const std::vector<CoarseningKernel>& training) {
-  int best = 1;
-  double bestMean = -1;
-  for (int factor : coarseningFactors()) {
-    double sum = 0;
-    for (const CoarseningKernel& kernel : training) sum += kernel.speedup(factor);
-    const double mean = training.empty() ? 0 : sum / static_cast<double>(training.size());
-    if (mean > bestMean) {
-      bestMean = mean;
-      best = factor;
-    }
-  }
-  return best;
-}
-
 }  // namespace deeptune::model

@@ -1,4 +1,4 @@
-// Thread-coarsening data per device: kernels, their measured factors, speedups and baselines.
+// Thread-coarsening data per device: kernels, their measured factors and speedups.
 #pragma once
 
 #include <array>
@@ -34,21 +34,5 @@ struct CoarseningKernel {
 /// runtime on it is left out). Throws ModelError naming the device if none is measured there.
 std::vector<CoarseningKernel> coarseningKernels(const std::vector<data::CoarseningRow>& rows,
                                                 const std::string& device);
-
-/// The `fixed` baseline: the one factor with the best mean speedup over `training` (ties: the
-/// smaller factor).
-int bestFixedFactor(const std::vector<CoarseningKernel>& training);
-
-/// One held-out kernel's prediction by one method in one run.
-struct CoarseningPrediction {
-  std::string device;
-  std::string method;  ///< static, fixed, magni, deeptune or deeptune-tl
-  int run = 0;         ///< 0 for the deterministic baselines
-  std::string kernel;
-  int factor = 1;      ///< the predicted factor
-  double speedup = 1;  ///< over factor 1, the factor clipped to the measured ones
-  double oracle = 1;   ///< the best measured factor's speedup
-  int bestFactor = 1;
-};
 
 }  // namespace deeptune::model

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <random>
 
+#include "model/initialization_lock.hpp"
 #include "model/internal/example_checks.hpp"
 #include "model/internal/model_state.hpp"
 #include "model/internal/network_tensors.hpp"
@@ -28,12 +29,12 @@ DeepTuneNetOptions networkOptions(const ModelInfo& info) {
   return options;
 }
 
-std::mutex& initializationMutex() {
+}  // namespace internal
+
+std::mutex& torchInitializationMutex() {
   static std::mutex mutex;
   return mutex;
 }
-
-}  // namespace internal
 
 namespace {
 
@@ -216,7 +217,7 @@ DeepTuneModel::DeepTuneModel(ModelInfo info, uint64_t seed) : impl_(std::make_un
     throw ModelError("a model needs a vocabulary and at least two labels");
   }
   impl_->info = std::move(info);
-  std::lock_guard<std::mutex> lock(internal::initializationMutex());
+  std::lock_guard<std::mutex> lock(torchInitializationMutex());
   torch::manual_seed(seed);
   impl_->net = internal::DeepTuneNet(internal::networkOptions(impl_->info));
 }

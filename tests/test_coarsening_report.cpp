@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "model/coarsening_report.hpp"
+#include "evaluation/coarsening_report.hpp"
 #include "tests/cli_runner.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/svg_checks.hpp"
 
-using deeptune::model::CoarseningPrediction;
+using deeptune::evaluation::CoarseningPrediction;
 using deeptune::test::countOf;
 using deeptune::test::readWholeFile;
 using deeptune::test::xmlProblem;
@@ -26,7 +26,7 @@ TEST_CASE("coarsening report: per-kernel table, CSV and plots", "[report][coarse
     }
   }
   deeptune::test::ScratchDir dir("deeptune-coarsening-report");
-  deeptune::model::writeCoarseningReport(dir.path.string(), predictions, {"cmd", {}, {}});
+  deeptune::evaluation::writeCoarseningReport(dir.path.string(), predictions, {"cmd", {}, {}});
 
   const std::string summary = readWholeFile((dir.path / "summary.md").string());
   CHECK_THAT(summary, Catch::Contains("### Fermi\n\n| kernel | best factor | oracle | static | "

@@ -9,14 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "baselines/grewe_tree.hpp"
+#include "baselines/static_mapping.hpp"
 #include "data/datasets.hpp"
-#include "model/cross_validation.hpp"
-#include "model/grewe_tree.hpp"
-#include "model/model_error.hpp"
-#include "model/static_mapping.hpp"
+#include "evaluation/cross_validation.hpp"
+#include "evaluation/evaluation_error.hpp"
 #include "tests/test_paths.hpp"
 
-namespace dm = deeptune::model;
+namespace ev = deeptune::evaluation;
+namespace bl = deeptune::baselines;
 namespace dd = deeptune::data;
 
 namespace {
@@ -30,7 +31,7 @@ struct Recorder {
   std::mutex mutex;
   std::map<int, std::pair<std::vector<size_t>, std::vector<size_t>>> seen;  // fold -> train, test
 
-  dm::DevmapPredictor predictor() {
+  deeptune::data::DevmapPredictor predictor() {
     return [this](const std::vector<size_t>& train, const std::vector<size_t>& test, int fold) {
       {
         std::lock_guard<std::mutex> lock(mutex);
@@ -48,7 +49,7 @@ struct Recorder {
 TEST_CASE("cross-validation: every row once, train and test disjoint", "[cv]") {
   const std::vector<int> folds = {2, 0, 1, 2, 2, 0, 1, 1, 0, 5};
   Recorder recorder;
-  const auto predicted = dm::crossValidate(folds.size(), folds, recorder.predictor());
+  const auto predicted = ev::crossValidate(folds.size(), folds, recorder.predictor());
   REQUIRE(predicted.size() == folds.size());
   REQUIRE(recorder.seen.size() == 4);
   std::multiset<size_t> tested;
@@ -71,57 +72,59 @@ TEST_CASE("cross-validation: every row once, train and test disjoint", "[cv]") {
 TEST_CASE("cross-validation: workers give the same result as one thread", "[cv]") {
   const auto rows = paperRows("amd");
   const auto folds =
-      dm::foldOfRows(rows, dd::readFoldsCsv(deeptune::test::paperDataDir() + "/folds-amd.csv"));
-  const auto predictor = dm::greweTreePredictor(rows);
-  const auto one = dm::crossValidate(rows.size(), folds, predictor, 1);
-  CHECK(dm::crossValidate(rows.size(), folds, predictor, 2) == one);
-  CHECK(dm::crossValidate(rows.size(), folds, predictor, 16) == one);  // more workers than folds
+      ev::foldOfRows(rows, dd::readFoldsCsv(deeptune::test::paperDataDir() + "/folds-amd.csv"));
+  const auto predictor = bl::greweTreePredictor(rows);
+  const auto one = ev::crossValidate(rows.size(), folds, predictor, 1);
+  CHECK(ev::crossValidate(rows.size(), folds, predictor, 2) == one);
+  CHECK(ev::crossValidate(rows.size(), folds, predictor, 16) == one);  // more workers than folds
 }
 
 TEST_CASE("cross-validation: errors", "[cv]") {
   const std::vector<int> folds = {0, 1, 0, 1, 2, 2};
   Recorder recorder;
-  CHECK_THROWS_AS(dm::crossValidate(5, folds, recorder.predictor()), dm::ModelError);
-  CHECK_THROWS_AS(dm::crossValidate(3, {0, 0, 0}, recorder.predictor()), dm::ModelError);
-  CHECK_THROWS_AS(dm::crossValidate(2, {0, -1}, recorder.predictor()), dm::ModelError);
-  CHECK_THROWS_AS(dm::crossValidate(6, folds, recorder.predictor(), 0), dm::ModelError);
+  CHECK_THROWS_AS(ev::crossValidate(5, folds, recorder.predictor()), ev::EvaluationError);
+  CHECK_THROWS_AS(ev::crossValidate(3, {0, 0, 0}, recorder.predictor()), ev::EvaluationError);
+  CHECK_THROWS_AS(ev::crossValidate(2, {0, -1}, recorder.predictor()), ev::EvaluationError);
+  CHECK_THROWS_AS(ev::crossValidate(6, folds, recorder.predictor(), 0), ev::EvaluationError);
 
-  const dm::DevmapPredictor shortAnswer = [](const auto&, const auto&, int) {
+  const deeptune::data::DevmapPredictor shortAnswer = [](const auto&, const auto&, int) {
     return std::vector<std::string>{};
   };
-  CHECK_THROWS_AS(dm::crossValidate(6, folds, shortAnswer), dm::ModelError);
-  const dm::DevmapPredictor badLabel = [](const auto&, const std::vector<size_t>& test, int) {
+  CHECK_THROWS_AS(ev::crossValidate(6, folds, shortAnswer), ev::EvaluationError);
+  const deeptune::data::DevmapPredictor badLabel = [](const auto&, const std::vector<size_t>& test,
+                                                      int) {
     return std::vector<std::string>(test.size(), "TPU");
   };
-  CHECK_THROWS_WITH(dm::crossValidate(6, folds, badLabel), Catch::Contains("'TPU'"));
+  CHECK_THROWS_WITH(ev::crossValidate(6, folds, badLabel), Catch::Contains("'TPU'"));
 
   // A predictor's own exception comes back after the threads joined; the lowest fold's wins.
-  const dm::DevmapPredictor throwing = [](const auto&, const std::vector<size_t>& test, int fold) {
+  const deeptune::data::DevmapPredictor throwing = [](const auto&, const std::vector<size_t>& test,
+                                                      int fold) {
     if (fold >= 1) throw std::runtime_error("fold " + std::to_string(fold) + " failed");
     return std::vector<std::string>(test.size(), "CPU");
   };
   for (int workers : {1, 2, 3}) {
-    CHECK_THROWS_WITH(dm::crossValidate(6, folds, throwing, workers), "fold 1 failed");
+    CHECK_THROWS_WITH(ev::crossValidate(6, folds, throwing, workers), "fold 1 failed");
   }
 }
 
 TEST_CASE("grouped folds: leave one suite out", "[cv][grouped]") {
   const auto rows = paperRows("amd");
-  const auto folds = dm::foldsBySuite(rows);
-  const auto suites = dm::suitesInFoldOrder(rows);
+  const auto folds = ev::foldsBySuite(rows);
+  const auto suites = ev::suitesInFoldOrder(rows);
   REQUIRE(suites.size() == 7);
   CHECK(suites.front() == "amd-app-sdk");
   for (size_t i = 0; i < rows.size(); ++i) {
     CHECK(suites.at(static_cast<size_t>(folds[i])) ==
           dd::parseBenchmarkName(rows[i].benchmark).suite);
   }
-  const auto predicted = dm::crossValidate(rows.size(), folds, dm::staticMappingPredictor(rows), 2);
+  const auto predicted = ev::crossValidate(rows.size(), folds, bl::staticMappingPredictor(rows), 2);
   CHECK(predicted.size() == rows.size());
 }
 
 TEST_CASE("grouped folds: by kernel source, no source in two folds", "[cv][grouped]") {
   const auto rows = paperRows("nvidia");
-  const auto folds = dm::foldsByKernel(rows, 10, 204);
+  const auto folds = ev::foldsByKernel(rows, 10, 204);
   REQUIRE(folds.size() == rows.size());
   std::map<std::string, int> foldOfSrc;
   std::map<int, size_t> sizes;
@@ -138,20 +141,20 @@ TEST_CASE("grouped folds: by kernel source, no source in two folds", "[cv][group
     CHECK(size >= 50);  // balanced: 68 rows per fold on average
     CHECK(size <= 90);
   }
-  CHECK(dm::foldsByKernel(rows, 10, 204) == folds);  // deterministic
-  CHECK(dm::foldsByKernel(rows, 10, 7) != folds);    // the seed matters
+  CHECK(ev::foldsByKernel(rows, 10, 204) == folds);  // deterministic
+  CHECK(ev::foldsByKernel(rows, 10, 7) != folds);    // the seed matters
 
   // Train and test never share a source in the runs.
-  const dm::DevmapPredictor check = [&](const std::vector<size_t>& train,
-                                        const std::vector<size_t>& test, int) {
+  const deeptune::data::DevmapPredictor check = [&](const std::vector<size_t>& train,
+                                                    const std::vector<size_t>& test, int) {
     std::set<std::string> trainSrc;
     for (size_t row : train) trainSrc.insert(rows[row].src);
     for (size_t row : test) CHECK(trainSrc.count(rows[row].src) == 0);
     return std::vector<std::string>(test.size(), "GPU");
   };
-  dm::crossValidate(rows.size(), folds, check);
+  ev::crossValidate(rows.size(), folds, check);
 
-  CHECK_THROWS_AS(dm::foldsByKernel(rows, 1, 0), dm::ModelError);
-  CHECK_THROWS_AS(dm::foldsByKernel(rows, 248, 0), dm::ModelError);
-  CHECK(dm::foldsByKernel(rows, 247, 0).size() == rows.size());
+  CHECK_THROWS_AS(ev::foldsByKernel(rows, 1, 0), ev::EvaluationError);
+  CHECK_THROWS_AS(ev::foldsByKernel(rows, 248, 0), ev::EvaluationError);
+  CHECK(ev::foldsByKernel(rows, 247, 0).size() == rows.size());
 }

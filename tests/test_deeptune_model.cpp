@@ -8,6 +8,7 @@
 #include <map>
 #include <random>
 
+#include "baselines/fixed_factor.hpp"
 #include "data/checksum.hpp"
 #include "data/csv_reader.hpp"
 #include "data/datasets.hpp"
@@ -395,8 +396,8 @@ TEST_CASE("coarsening speedups clip an unmeasured factor to the largest measured
   // The fixed baseline takes the factor with the best mean speedup over the training kernels.
   deeptune::model::CoarseningKernel slow = kernel;
   slow.runtimeNs = {{1, 100.0}, {2, 200.0}, {4, 400.0}, {8, 25.0}};
-  CHECK(deeptune::model::bestFixedFactor({kernel}) == 4);
-  CHECK(deeptune::model::bestFixedFactor({kernel, slow}) == 8);  // (2.5 + 4) / 2, the best mean
+  CHECK(deeptune::baselines::bestFixedFactor({kernel}) == 4);
+  CHECK(deeptune::baselines::bestFixedFactor({kernel, slow}) == 8);  // (2.5 + 4) / 2, the best mean
 }
 
 TEST_CASE("single-sequence inference computes what the batch path computes", "[model][inference]") {

@@ -5,14 +5,18 @@
 #include <string>
 #include <vector>
 
+#include "baselines/baseline_error.hpp"
+#include "baselines/static_mapping.hpp"
 #include "data/datasets.hpp"
-#include "model/cross_validation.hpp"
-#include "model/devmap_metrics.hpp"
+#include "evaluation/cross_validation.hpp"
+#include "evaluation/devmap_metrics.hpp"
+#include "evaluation/evaluation_error.hpp"
 #include "model/model_error.hpp"
-#include "model/static_mapping.hpp"
 #include "tests/test_paths.hpp"
 
 namespace dm = deeptune::model;
+namespace ev = deeptune::evaluation;
+namespace bl = deeptune::baselines;
 namespace dd = deeptune::data;
 
 namespace {
@@ -48,7 +52,7 @@ Paper paper(const std::string& platform) {
   const std::string dir = deeptune::test::paperDataDir();
   Paper p;
   p.rows = dd::readDevmapCsv(dir + "/cgo17-" + platform + ".csv");
-  p.folds = dm::foldOfRows(p.rows, dd::readFoldsCsv(dir + "/folds-" + platform + ".csv"));
+  p.folds = ev::foldOfRows(p.rows, dd::readFoldsCsv(dir + "/folds-" + platform + ".csv"));
   return p;
 }
 
@@ -56,12 +60,12 @@ Paper paper(const std::string& platform) {
 
 TEST_CASE("metrics: hand-computed example", "[metrics]") {
   const auto rows = smallRows();
-  CHECK(dm::staticDevices(rows, kSmallFolds) == std::vector<std::string>(4, "GPU"));
+  CHECK(ev::staticDevices(rows, kSmallFolds) == std::vector<std::string>(4, "GPU"));
 
-  const dm::MethodPredictions method{"m", {"CPU", "CPU", "GPU", "CPU"}};
-  const auto scores = dm::scoreMethods(rows, kSmallFolds, {method});
+  const ev::MethodPredictions method{"m", {"CPU", "CPU", "GPU", "CPU"}};
+  const auto scores = ev::scoreMethods(rows, kSmallFolds, {method});
   REQUIRE(scores.size() == 1);
-  const dm::DevmapScores& all = scores[0].overall;
+  const ev::DevmapScores& all = scores[0].overall;
   // Speedups runtime(GPU)/runtime(pred): 1/4, 2/1, 1/1, 1/2; the oracle's: 1, 2, 1, 1.
   CHECK(all.rows == 4);
   CHECK(all.accuracy == 0.5);
@@ -80,7 +84,7 @@ TEST_CASE("metrics: hand-computed example", "[metrics]") {
   CHECK(scores[0].suites[1].scores.speedupMean == Approx(1.125));
   CHECK(scores[0].suites[1].scores.oraclePercent == Approx(75.0));
 
-  const auto perBenchmark = dm::speedupPerBenchmark(rows, kSmallFolds, {method});
+  const auto perBenchmark = ev::speedupPerBenchmark(rows, kSmallFolds, {method});
   REQUIRE(perBenchmark.size() == 3);
   CHECK(perBenchmark[0].benchmark == "npb-3.3-BT-k1");
   CHECK(perBenchmark[0].methods[0] == Approx(1.0));
@@ -93,19 +97,19 @@ TEST_CASE("metrics: hand-computed example", "[metrics]") {
 }
 
 TEST_CASE("metrics: mean and spread of repeated runs", "[metrics]") {
-  const auto spread = dm::spreadOf({0.80, 0.86, 0.83});
+  const auto spread = ev::spreadOf({0.80, 0.86, 0.83});
   CHECK(spread.mean == Approx(0.83));
   CHECK(spread.sd == Approx(0.03));  // sample standard deviation (n - 1)
   CHECK(spread.min == 0.80);
   CHECK(spread.max == 0.86);
-  CHECK(dm::spreadOf({2.0}).sd == 0.0);
+  CHECK(ev::spreadOf({2.0}).sd == 0.0);
 
   const auto rows = smallRows();
-  const std::vector<dm::MethodPredictions> methods = {{"static", {"GPU", "GPU", "GPU", "GPU"}},
+  const std::vector<ev::MethodPredictions> methods = {{"static", {"GPU", "GPU", "GPU", "GPU"}},
                                                       {"m-s1", {"CPU", "CPU", "GPU", "CPU"}, "m"},
                                                       {"m-s2", {"GPU", "GPU", "GPU", "GPU"}, "m"}};
-  const auto scores = dm::scoreMethods(rows, kSmallFolds, methods);
-  const auto groups = dm::repeatedScores(methods, scores);
+  const auto scores = ev::scoreMethods(rows, kSmallFolds, methods);
+  const auto groups = ev::repeatedScores(methods, scores);
   REQUIRE(groups.size() == 2);
   CHECK(groups[0].group == "static");
   CHECK(groups[0].runs == std::vector<std::string>{"static"});
@@ -117,32 +121,34 @@ TEST_CASE("metrics: mean and spread of repeated runs", "[metrics]") {
   CHECK(groups[1].speedupMean.max ==
         std::max(scores[1].overall.speedupMean, scores[2].overall.speedupMean));
   CHECK(groups[1].oraclePercent.sd > 0);
-  CHECK_THROWS_AS(dm::repeatedScores(methods, {scores[0]}), dm::ModelError);
+  CHECK_THROWS_AS(ev::repeatedScores(methods, {scores[0]}), ev::EvaluationError);
 }
 
 TEST_CASE("metrics: static mapping and oracle", "[metrics]") {
   auto rows = smallRows();
   const auto statics =
-      dm::crossValidate(rows.size(), kSmallFolds, dm::staticMappingPredictor(rows));
-  CHECK(statics == dm::staticDevices(rows, kSmallFolds));
-  const auto scores = dm::scoreMethods(rows, kSmallFolds,
-                                       {{"static", statics}, {"oracle", dm::oracleDevices(rows)}});
+      ev::crossValidate(rows.size(), kSmallFolds, bl::staticMappingPredictor(rows));
+  CHECK(statics == ev::staticDevices(rows, kSmallFolds));
+  const auto scores = ev::scoreMethods(rows, kSmallFolds,
+                                       {{"static", statics}, {"oracle", ev::oracleDevices(rows)}});
   CHECK(scores[0].overall.speedupMean == 1.0);
   CHECK(scores[0].overall.speedupGeomean == 1.0);
   CHECK(scores[1].overall.accuracy == 1.0);
   CHECK(scores[1].overall.oraclePercent == Approx(100.0));
-  CHECK(dm::majorityDevice(rows, {0, 1}) == "GPU");  // tie
-  CHECK(dm::majorityDevice(rows, {1}) == "CPU");
-  CHECK_THROWS_AS(dm::majorityDevice(rows, {}), dm::ModelError);
-  CHECK(dm::majorityOfCounts(2, 4) == "GPU");  // the one rule both use: ties go to the GPU
-  CHECK(dm::majorityOfCounts(1, 3) == "CPU");
-  CHECK_THROWS_AS(dm::majorityOfCounts(0, 0), dm::ModelError);
+  CHECK(bl::majorityDevice(rows, {0, 1}) == "GPU");  // tie
+  CHECK(bl::majorityDevice(rows, {1}) == "CPU");
+  CHECK_THROWS_AS(bl::majorityDevice(rows, {}), bl::BaselineError);
+  CHECK(bl::majorityOfCounts(2, 4) == "GPU");  // the one rule both use: ties go to the GPU
+  CHECK(bl::majorityOfCounts(1, 3) == "CPU");
+  CHECK_THROWS_AS(bl::majorityOfCounts(0, 0), bl::BaselineError);
 
   rows.push_back(makeRow(4, "not a suite name", "x", "CPU", 1, 1));
-  CHECK(dm::suiteOf(rows.back()) == "other");
-  CHECK_THROWS_AS(dm::runtimeOn(rows[0], "FPGA"), dm::ModelError);
-  CHECK_THROWS_AS(dm::staticDevices(rows, {0, 0, 0, 0, 0}), dm::ModelError);  // no training rows
-  CHECK_THROWS_AS(dm::scoreMethods(rows, {0, 0, 1, 1, 1}, {{"short", {"CPU"}}}), dm::ModelError);
+  CHECK(ev::suiteOf(rows.back()) == "other");
+  CHECK_THROWS_AS(ev::runtimeOn(rows[0], "FPGA"), ev::EvaluationError);
+  CHECK_THROWS_AS(ev::staticDevices(rows, {0, 0, 0, 0, 0}),
+                  ev::EvaluationError);  // no training rows
+  CHECK_THROWS_AS(ev::scoreMethods(rows, {0, 0, 1, 1, 1}, {{"short", {"CPU"}}}),
+                  ev::EvaluationError);
 }
 
 TEST_CASE("metrics: paper anchors (oracle speedup, static accuracy)", "[metrics][paper]") {
@@ -156,10 +162,10 @@ TEST_CASE("metrics: paper anchors (oracle speedup, static accuracy)", "[metrics]
     INFO(anchor.platform);
     const Paper p = paper(anchor.platform);
     const auto statics =
-        dm::crossValidate(p.rows.size(), p.folds, dm::staticMappingPredictor(p.rows));
+        ev::crossValidate(p.rows.size(), p.folds, bl::staticMappingPredictor(p.rows));
     CHECK(statics == std::vector<std::string>(p.rows.size(), anchor.staticDevice));
-    const auto scores = dm::scoreMethods(p.rows, p.folds, {{"static", statics}});
-    const dm::DevmapScores& s = scores[0].overall;
+    const auto scores = ev::scoreMethods(p.rows, p.folds, {{"static", statics}});
+    const ev::DevmapScores& s = scores[0].overall;
     CHECK(s.oracleSpeedupMean == Approx(anchor.oracleSpeedup).margin(0.005));
     CHECK(s.accuracy * 100 == Approx(anchor.staticAccuracy).margin(2.0));
     CHECK(s.speedupMean == 1.0);
@@ -174,13 +180,13 @@ TEST_CASE("fold join: checks every row and every folds entry", "[metrics][folds]
                                     {1, "shoc-1.1.5-A-k", "d2", 1},
                                     {3, "npb-3.3-BT-k2", "S", 0},
                                     {2, "npb-3.3-BT-k1", "S", 2}};
-  CHECK(dm::foldOfRows(rows, folds) == std::vector<int>{3, 1, 2, 0});
+  CHECK(ev::foldOfRows(rows, folds) == std::vector<int>{3, 1, 2, 0});
 
   auto expectError = [&](std::vector<dd::FoldRow> bad, const std::string& fragment) {
     try {
-      dm::foldOfRows(rows, bad);
+      ev::foldOfRows(rows, bad);
       FAIL("no ModelError");
-    } catch (const dm::ModelError& e) {
+    } catch (const ev::EvaluationError& e) {
       CHECK_THAT(e.what(), Catch::Contains(fragment));
     }
   };
@@ -203,5 +209,5 @@ TEST_CASE("fold join: checks every row and every folds entry", "[metrics][folds]
   // The canonical folds join with their data file.
   const std::string dir = deeptune::test::paperDataDir();
   const auto amdRows = dd::readDevmapCsv(dir + "/cgo17-amd.csv");
-  CHECK(dm::foldOfRows(amdRows, dd::readFoldsCsv(dir + "/folds-amd.csv")).size() == 680);
+  CHECK(ev::foldOfRows(amdRows, dd::readFoldsCsv(dir + "/folds-amd.csv")).size() == 680);
 }

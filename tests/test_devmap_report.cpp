@@ -7,17 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "baselines/grewe_tree.hpp"
+#include "baselines/static_mapping.hpp"
 #include "data/datasets.hpp"
-#include "model/cross_validation.hpp"
-#include "model/devmap_report.hpp"
-#include "model/grewe_tree.hpp"
-#include "model/model_error.hpp"
-#include "model/static_mapping.hpp"
+#include "evaluation/cross_validation.hpp"
+#include "evaluation/devmap_report.hpp"
+#include "evaluation/evaluation_error.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/svg_checks.hpp"
 #include "tests/test_paths.hpp"
 
 namespace dm = deeptune::model;
+namespace ev = deeptune::evaluation;
+namespace bl = deeptune::baselines;
 namespace dd = deeptune::data;
 namespace fs = std::filesystem;
 using deeptune::test::countOf;
@@ -37,14 +39,14 @@ std::string slurp(const fs::path& path) {
 TEST_CASE("report: AMD paper data, static and grewe", "[report][paper]") {
   const std::string dir = deeptune::test::paperDataDir();
   const auto rows = dd::readDevmapCsv(dir + "/cgo17-amd.csv");
-  const auto folds = dm::foldOfRows(rows, dd::readFoldsCsv(dir + "/folds-amd.csv"));
-  const std::vector<dm::MethodPredictions> methods = {
-      {"static", dm::crossValidate(rows.size(), folds, dm::staticMappingPredictor(rows))},
-      {"grewe", dm::crossValidate(rows.size(), folds, dm::greweTreePredictor(rows), 2)}};
+  const auto folds = ev::foldOfRows(rows, dd::readFoldsCsv(dir + "/folds-amd.csv"));
+  const std::vector<ev::MethodPredictions> methods = {
+      {"static", ev::crossValidate(rows.size(), folds, bl::staticMappingPredictor(rows))},
+      {"grewe", ev::crossValidate(rows.size(), folds, bl::greweTreePredictor(rows), 2)}};
 
   deeptune::test::ScratchDir scratch("deeptune-report");
   const fs::path out = scratch.path / "nested" / "report";
-  dm::writeDevmapReport(out.string(), "AMD", rows, folds, methods, {"10-fold CV, folds-amd.csv"});
+  ev::writeDevmapReport(out.string(), "AMD", rows, folds, methods, {"10-fold CV, folds-amd.csv"});
 
   for (const char* name :
        {"summary.md", "metrics.csv", "predictions.csv", "runs.csv", "speedup_per_benchmark.csv",
@@ -110,18 +112,19 @@ TEST_CASE("report: bad input", "[report]") {
   deeptune::test::ScratchDir scratch("deeptune-report-bad");
   const std::string out = (scratch.path / "r").string();
   const std::vector<int> folds = {0, 1};
-  CHECK_THROWS_AS(dm::writeDevmapReport(out, "X", rows, folds, {}), dm::ModelError);
-  CHECK_THROWS_AS(dm::writeDevmapReport(out, "X", rows, folds, {{"oracle", {"CPU", "GPU"}}}),
-                  dm::ModelError);
-  CHECK_THROWS_AS(dm::writeDevmapReport(out, "X", rows, folds, {{"m", {"CPU"}}}), dm::ModelError);
+  CHECK_THROWS_AS(ev::writeDevmapReport(out, "X", rows, folds, {}), ev::EvaluationError);
+  CHECK_THROWS_AS(ev::writeDevmapReport(out, "X", rows, folds, {{"oracle", {"CPU", "GPU"}}}),
+                  ev::EvaluationError);
+  CHECK_THROWS_AS(ev::writeDevmapReport(out, "X", rows, folds, {{"m", {"CPU"}}}),
+                  ev::EvaluationError);
   CHECK_THROWS_AS(
-      dm::writeDevmapReport(out, "X", rows, folds, {{"m", {"CPU", "CPU"}}, {"m", {"CPU", "GPU"}}}),
-      dm::ModelError);
+      ev::writeDevmapReport(out, "X", rows, folds, {{"m", {"CPU", "CPU"}}, {"m", {"CPU", "GPU"}}}),
+      ev::EvaluationError);
   // A file where the folder should be.
   const std::string blocker = scratch.file("blocker", "x");
-  CHECK_THROWS_AS(dm::writeDevmapReport(blocker + "/r", "X", rows, folds, {{"m", {"CPU", "GPU"}}}),
-                  dm::ModelError);
-  dm::writeDevmapReport(out, "X & <Y>", rows, folds, {{"m", {"CPU", "GPU"}}});
+  CHECK_THROWS_AS(ev::writeDevmapReport(blocker + "/r", "X", rows, folds, {{"m", {"CPU", "GPU"}}}),
+                  ev::EvaluationError);
+  ev::writeDevmapReport(out, "X & <Y>", rows, folds, {{"m", {"CPU", "GPU"}}});
   const std::string svg = slurp(fs::path(out) / "accuracy_per_suite.svg");
   CHECK(xmlProblem(svg).empty());
   CHECK_THAT(svg, Catch::Contains("X &amp; &lt;Y&gt;"));
@@ -136,11 +139,11 @@ TEST_CASE("report: context, runs of several seeds and training per fold", "[repo
   std::vector<dd::DevmapRow> rows = {row, row, row, row};
   for (size_t i = 0; i < rows.size(); ++i) rows[i].index = static_cast<int>(i);
   const std::vector<int> folds = {0, 0, 1, 1};
-  const std::vector<dm::MethodPredictions> methods = {
+  const std::vector<ev::MethodPredictions> methods = {
       {"static", {"GPU", "GPU", "GPU", "GPU"}},
       {"deeptune-s1", {"GPU", "CPU", "GPU", "GPU"}, "deeptune"},
       {"deeptune-s2", {"GPU", "GPU", "GPU", "GPU"}, "deeptune"}};
-  dm::DevmapReportContext context;
+  ev::DevmapReportContext context;
   context.protocol = "two folds";
   context.command = "deeptune evaluate --seeds 2";
   context.settings = {"machine: test CPU, 2 cores"};
@@ -156,7 +159,7 @@ TEST_CASE("report: context, runs of several seeds and training per fold", "[repo
 
   deeptune::test::ScratchDir scratch("deeptune-report-context");
   const fs::path out = scratch.path / "r";
-  dm::writeDevmapReport(out.string(), "X", rows, folds, methods, context);
+  ev::writeDevmapReport(out.string(), "X", rows, folds, methods, context);
   const std::string summary = slurp(out / "summary.md");
   CHECK_THAT(summary, Catch::Contains("Command: `deeptune evaluate --seeds 2`") &&
                           Catch::Contains("- machine: test CPU, 2 cores"));

@@ -1,5 +1,6 @@
-// Tests of what evaluate runs (model/evaluation_plan.hpp, model/coarsening_training_log.hpp):
-// protocols, method lists, baselines, the report folder, the resumable coarsening training log.
+// Tests of what evaluate runs (evaluation/evaluation_plan.hpp,
+// evaluation/coarsening_training_log.hpp): protocols, method lists, baselines, the report folder,
+// the resumable coarsening training log.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
@@ -8,12 +9,13 @@
 #include <vector>
 
 #include "data/datasets.hpp"
-#include "model/coarsening_training_log.hpp"
-#include "model/evaluation_plan.hpp"
-#include "model/model_error.hpp"
+#include "evaluation/coarsening_training_log.hpp"
+#include "evaluation/evaluation_error.hpp"
+#include "evaluation/evaluation_plan.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/test_paths.hpp"
 
+using namespace deeptune::evaluation;
 using namespace deeptune::model;
 using Catch::Matchers::Contains;
 
@@ -55,13 +57,14 @@ TEST_CASE("evaluation plan: the three protocols", "[evaluation]") {
 TEST_CASE("evaluation plan: method lists are checked before any training", "[evaluation]") {
   CHECK(selectMethods("grewe,static", devmapMethods(), "devmap") ==
         std::vector<std::string>{"grewe", "static"});
-  CHECK_THROWS_WITH(selectMethods("static,magic", devmapMethods(), "devmap"),
-                    "unknown method 'magic' for devmap (static, grewe, deeptune)");
+  CHECK_THROWS_WITH(
+      selectMethods("static,magic", devmapMethods(), "devmap"),
+      "unknown method 'magic' for devmap (static, grewe, hand-tree, memory, deeptune)");
   CHECK_THROWS_WITH(selectMethods("static,,grewe", devmapMethods(), "devmap"),
                     Contains("unknown method ''"));
   CHECK_THROWS_WITH(selectMethods("", devmapMethods(), "devmap"), "--methods names no method");
   CHECK(selectMethods("magni,deeptune-tl", coarseningMethods(), "coarsening").size() == 2);
-  CHECK_THROWS_AS(selectMethods("grewe", coarseningMethods(), "coarsening"), ModelError);
+  CHECK_THROWS_AS(selectMethods("grewe", coarseningMethods(), "coarsening"), EvaluationError);
 }
 
 TEST_CASE("evaluation plan: the baselines' predictions", "[evaluation]") {
@@ -75,7 +78,7 @@ TEST_CASE("evaluation plan: the baselines' predictions", "[evaluation]") {
   for (size_t r = 1; r < rows.size(); ++r) {  // one device per held-out fold
     if (plan.foldOfRow[r] == plan.foldOfRow[r - 1]) CHECK(fixed.devices[r] == fixed.devices[r - 1]);
   }
-  CHECK_THROWS_AS(devmapBaseline("deeptune", rows, plan), ModelError);
+  CHECK_THROWS_AS(devmapBaseline("deeptune", rows, plan), EvaluationError);
 }
 
 TEST_CASE("evaluation plan: the report folder is made, or refused, up front", "[evaluation]") {

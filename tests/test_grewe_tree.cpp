@@ -4,13 +4,15 @@
 #include <string>
 #include <vector>
 
+#include "baselines/baseline_error.hpp"
+#include "baselines/grewe_tree.hpp"
 #include "data/datasets.hpp"
-#include "model/cross_validation.hpp"
-#include "model/grewe_tree.hpp"
-#include "model/model_error.hpp"
+#include "evaluation/cross_validation.hpp"
+#include "evaluation/evaluation_error.hpp"
 #include "tests/test_paths.hpp"
 
-namespace dm = deeptune::model;
+namespace ev = deeptune::evaluation;
+namespace bl = deeptune::baselines;
 namespace dd = deeptune::data;
 
 namespace {
@@ -21,12 +23,12 @@ struct Measured {
   double percent = 0;
 };
 
-Measured canonicalAccuracy(const std::string& platform, const dm::TreeOptions& options) {
+Measured canonicalAccuracy(const std::string& platform, const bl::TreeOptions& options) {
   const std::string dir = deeptune::test::paperDataDir();
   const auto rows = dd::readDevmapCsv(dir + "/cgo17-" + platform + ".csv");
-  const auto folds = dm::foldOfRows(rows, dd::readFoldsCsv(dir + "/folds-" + platform + ".csv"));
+  const auto folds = ev::foldOfRows(rows, dd::readFoldsCsv(dir + "/folds-" + platform + ".csv"));
   const auto predicted =
-      dm::crossValidate(rows.size(), folds, dm::greweTreePredictor(rows, options));
+      ev::crossValidate(rows.size(), folds, bl::greweTreePredictor(rows, options));
   Measured m;
   for (size_t i = 0; i < rows.size(); ++i) m.correct += predicted[i] == rows[i].oracle ? 1 : 0;
   m.percent = 100.0 * static_cast<double>(m.correct) / static_cast<double>(rows.size());
@@ -42,7 +44,7 @@ TEST_CASE("tree: one feature, one threshold midway between distinct values", "[g
     x.push_back({static_cast<double>(v)});
     y.push_back(v > 8 ? 1 : 0);
   }
-  dm::DecisionTree tree;
+  bl::DecisionTree tree;
   tree.fit(x, y);
   const auto& nodes = tree.nodes();
   REQUIRE(nodes.size() == 3);
@@ -76,7 +78,7 @@ TEST_CASE("tree: two features, the better one first, then the other", "[grewe]")
   add(10, 0, 5, 0);
   add(10, 10, 5, 1);
   // f0's sorted distinct values are 0..9 then 10..14: threshold (9 + 10) / 2.
-  dm::DecisionTree tree;
+  bl::DecisionTree tree;
   tree.fit(x, y);
   const auto& n = tree.nodes();
   REQUIRE(n.size() == 5);
@@ -102,7 +104,7 @@ TEST_CASE("tree: min samples per leaf", "[grewe]") {
     x.push_back({static_cast<double>(v)});
     y.push_back(v <= 2 ? 1 : 0);
   }
-  dm::DecisionTree tree;
+  bl::DecisionTree tree;
   tree.fit(x, y);
   const auto& n = tree.nodes();
   REQUIRE(n.size() == 3);
@@ -111,9 +113,9 @@ TEST_CASE("tree: min samples per leaf", "[grewe]") {
   CHECK(n[1].label == 0);
   CHECK(n[2].classCounts == std::vector<int>{7, 0});
 
-  dm::TreeOptions loose;
+  bl::TreeOptions loose;
   loose.minSamplesLeaf = 1;
-  dm::DecisionTree fine(loose);
+  bl::DecisionTree fine(loose);
   fine.fit(x, y);
   REQUIRE(fine.nodes().size() == 3);
   CHECK(fine.nodes()[0].threshold == 2.5);
@@ -128,17 +130,17 @@ TEST_CASE("tree: depth limit, leaf sizes and determinism on a noisy set", "[grew
     y.push_back(((i * 31) % 17 < 8) != (a > 50) ? 1 : 0);
   }
   for (int maxDepth : {0, 1, 2, 5}) {
-    dm::TreeOptions options;
+    bl::TreeOptions options;
     options.maxDepth = maxDepth;
-    dm::DecisionTree tree(options);
+    bl::DecisionTree tree(options);
     tree.fit(x, y);
     CHECK(tree.depth() <= maxDepth);
     CHECK(tree.leafCount() <= (size_t{1} << maxDepth));
-    for (const dm::TreeNode& node : tree.nodes()) {
+    for (const bl::TreeNode& node : tree.nodes()) {
       CHECK(node.classCounts[0] + node.classCounts[1] >= 5);
       if (!node.isLeaf()) CHECK(node.classCounts[0] + node.classCounts[1] >= 10);
     }
-    dm::DecisionTree again(options);
+    bl::DecisionTree again(options);
     again.fit(x, y);
     REQUIRE(again.nodes().size() == tree.nodes().size());
     for (size_t i = 0; i < tree.nodes().size(); ++i) {
@@ -146,25 +148,25 @@ TEST_CASE("tree: depth limit, leaf sizes and determinism on a noisy set", "[grew
       CHECK(again.nodes()[i].threshold == tree.nodes()[i].threshold);
     }
   }
-  dm::TreeOptions ordered;
-  ordered.search = dm::SplitSearch::kFeatureOrder;
-  dm::DecisionTree tree(ordered);
+  bl::TreeOptions ordered;
+  ordered.search = bl::SplitSearch::kFeatureOrder;
+  bl::DecisionTree tree(ordered);
   tree.fit(x, y);
-  for (const dm::TreeNode& node : tree.nodes()) CHECK(node.feature != 3);  // 0 is seen first
+  for (const bl::TreeNode& node : tree.nodes()) CHECK(node.feature != 3);  // 0 is seen first
 }
 
 TEST_CASE("tree: bad input", "[grewe]") {
-  dm::DecisionTree tree;
-  CHECK_THROWS_AS(tree.predict({1.0}), dm::ModelError);
-  CHECK_THROWS_AS(tree.fit({}, {}), dm::ModelError);
-  CHECK_THROWS_AS(tree.fit({{1.0}, {2.0}}, {0}), dm::ModelError);
-  CHECK_THROWS_AS(tree.fit({{1.0}, {2.0, 3.0}}, {0, 1}), dm::ModelError);
-  CHECK_THROWS_AS(tree.fit({{1.0}, {2.0}}, {0, 2}), dm::ModelError);
-  CHECK_THROWS_AS(tree.fit({{1.0}, {1e300}}, {0, 1}), dm::ModelError);  // inf as a float
+  bl::DecisionTree tree;
+  CHECK_THROWS_AS(tree.predict({1.0}), bl::BaselineError);
+  CHECK_THROWS_AS(tree.fit({}, {}), bl::BaselineError);
+  CHECK_THROWS_AS(tree.fit({{1.0}, {2.0}}, {0}), bl::BaselineError);
+  CHECK_THROWS_AS(tree.fit({{1.0}, {2.0, 3.0}}, {0, 1}), bl::BaselineError);
+  CHECK_THROWS_AS(tree.fit({{1.0}, {2.0}}, {0, 2}), bl::BaselineError);
+  CHECK_THROWS_AS(tree.fit({{1.0}, {1e300}}, {0, 1}), bl::BaselineError);  // inf as a float
   tree.fit({{1.0}, {2.0}}, {0, 1});
   CHECK(tree.leafCount() == 1);       // 2 samples < 2 × min leaf
   CHECK(tree.nodes()[0].label == 0);  // a 1:1 tie goes to the lower class, like scikit-learn
-  CHECK_THROWS_AS(tree.predict({1.0, 2.0}), dm::ModelError);
+  CHECK_THROWS_AS(tree.predict({1.0, 2.0}), bl::BaselineError);
 }
 
 TEST_CASE("grewe features: the four ratios, x/0 = 0", "[grewe]") {
@@ -175,14 +177,14 @@ TEST_CASE("grewe features: the four ratios, x/0 = 0", "[grewe]") {
   row.coalesced = 4;
   row.transfer = 800;
   row.wgsize = 64;
-  const auto f = dm::greweFeatures(row);
+  const auto f = bl::greweFeatures(row);
   CHECK(f[0] == 20.0);      // 800 / (30 + 10)
   CHECK(f[1] == 0.4);       // 4 / 10
   CHECK(f[2] == 0.5 * 64);  // (5 / 10) × 64
   CHECK(f[3] == 3.0);       // 30 / 10
   row.mem = 0;
   row.comp = 0;
-  const auto zero = dm::greweFeatures(row);
+  const auto zero = bl::greweFeatures(row);
   CHECK(zero == std::array<double, 4>{0, 0, 0, 0});
 }
 
@@ -196,8 +198,8 @@ TEST_CASE("grewe: paper data with the canonical folds reaches the anchors", "[gr
   CHECK(amd.correct == 478);     // 70.29%
   CHECK(nvidia.correct == 507);  // 74.56%
 
-  dm::TreeOptions ordered;
-  ordered.search = dm::SplitSearch::kFeatureOrder;
+  bl::TreeOptions ordered;
+  ordered.search = bl::SplitSearch::kFeatureOrder;
   CHECK(canonicalAccuracy("amd", ordered).percent == Approx(70.3).margin(2.0));
   CHECK(canonicalAccuracy("nvidia", ordered).percent == Approx(74.6).margin(2.0));
 }

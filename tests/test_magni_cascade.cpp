@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "model/magni_cascade.hpp"
+#include "baselines/magni_cascade.hpp"
 
 namespace {
 
@@ -32,8 +32,8 @@ TEST_CASE("Magni cascade learns the feature that says coarsen further", "[model]
   for (int i = 0; i < 16; ++i) training.push_back(syntheticKernel(i, bests[i % 4]));
   for (int best : bests) {
     const auto heldOut = syntheticKernel(100 + best, best);
-    CHECK(deeptune::model::MagniCascade(training, 4, 7).predict(heldOut) == best);
-    CHECK(deeptune::model::predictWithMagni(training, heldOut, 7) == best);
+    CHECK(deeptune::baselines::MagniCascade(training, 4, 7).predict(heldOut) == best);
+    CHECK(deeptune::baselines::predictWithMagni(training, heldOut, 7) == best);
   }
 }
 
@@ -42,6 +42,6 @@ TEST_CASE("Magni cascade is deterministic for a seed", "[model][coarsening]") {
   for (int i = 0; i < 8; ++i) training.push_back(syntheticKernel(i, i % 2 ? 2 : 4));
   auto noisy = syntheticKernel(50, 2);
   for (auto& [factor, pca] : noisy.pca) pca[0] = 0.1;  // undecided on the telling feature
-  const int first = deeptune::model::predictWithMagni(training, noisy, 11);
-  CHECK(deeptune::model::predictWithMagni(training, noisy, 11) == first);
+  const int first = deeptune::baselines::predictWithMagni(training, noisy, 11);
+  CHECK(deeptune::baselines::predictWithMagni(training, noisy, 11) == first);
 }

@@ -24,7 +24,6 @@
 #include "model/inference_model.hpp"
 #include "model/internal/model_file_format.hpp"
 #include "model/internal/model_state.hpp"
-#include "model/model_error.hpp"
 #include "tests/cli_runner.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/test_paths.hpp"

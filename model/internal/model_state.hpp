@@ -38,8 +38,5 @@ std::vector<NamedTensor> networkTensors(DeepTuneNetImpl& net, const ModelInfo& i
 /// does not fit it.
 void loadNetworkTensors(DeepTuneNetImpl& net, const std::vector<NamedTensor>& tensors);
 
-/// LibTorch's default generator is process-wide: seeding and initializing a network hold this.
-std::mutex& initializationMutex();
-
 }  // namespace internal
 }  // namespace deeptune::model

@@ -4,12 +4,13 @@
 
 #include "data/datasets.hpp"
 #include "data/file_io.hpp"
+#include "evaluation/deeptune_runs.hpp"
+#include "evaluation/devmap_metrics.hpp"
+#include "evaluation/devmap_report.hpp"
+#include "evaluation/evaluation_plan.hpp"
 #include "model/compute_environment.hpp"
 #include "model/devmap_data.hpp"
 #include "model/devmap_deeptune.hpp"
-#include "model/devmap_metrics.hpp"
-#include "model/devmap_report.hpp"
-#include "model/evaluation_plan.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/progress.hpp"
 #include "tools/deeptune/train_options.hpp"
@@ -40,7 +41,7 @@ std::string foldReport(const model::FoldTraining& f, int folds) {
 
 /// The DeepTune settings line of the report.
 std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
-                             const model::DeepTuneRuns& runs, int requestedWorkers) {
+                             const evaluation::DeepTuneRuns& runs, int requestedWorkers) {
   std::string seeds;
   for (uint64_t seed : runs.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(seed);
   char line[400];
@@ -125,17 +126,17 @@ int runEvaluate(const Args& args) {
   deeptune.train.lstm = model::parseLstm(lstm);
   data::checkOutputNotInput(reportDir, {dataPath, foldsPath}, data::OutputKind::kFolder);
   const auto rows = data::readDevmapCsv(dataPath);
-  const model::DevmapProtocol plan =
-      model::devmapProtocol(protocol, rows, foldsPath, deeptune.train.seed);
+  const evaluation::DevmapProtocol plan =
+      evaluation::devmapProtocol(protocol, rows, foldsPath, deeptune.train.seed);
   const std::vector<std::string> methodNames =
-      model::selectMethods(methodList, model::devmapMethods(), "devmap");
-  model::prepareReportFolder(reportDir);  // before hours of training
+      evaluation::selectMethods(methodList, evaluation::devmapMethods(), "devmap");
+  evaluation::prepareReportFolder(reportDir);  // before hours of training
   if (platform.empty()) platform = dataPath.substr(dataPath.find_last_of('/') + 1);
   const std::vector<int>& foldOfRow = plan.foldOfRow;
   const int folds = plan.folds;
 
   ProgressPrinter printer;
-  model::DevmapReportContext context;
+  evaluation::DevmapReportContext context;
   context.protocol = plan.description;
   context.command = commandLine("evaluate", args);
   context.settings.push_back(std::string("program: deeptune ") + DEEPTUNE_VERSION);
@@ -146,17 +147,17 @@ int runEvaluate(const Args& args) {
                       ? "DeepTune's vocabulary derived from each fold's training sources"
                       : "DeepTune's vocabulary derived from every source of the data (the "
                         "paper's; tokens only, no labels)"));
-  std::vector<model::MethodPredictions> methods;
+  std::vector<evaluation::MethodPredictions> methods;
   for (const std::string& method : methodNames) {
     if (method != "deeptune") {
-      methods.push_back(model::devmapBaseline(method, rows, plan));
+      methods.push_back(evaluation::devmapBaseline(method, rows, plan));
     } else {
       std::string note;
       const int usedWorkers = model::safeTrainingWorkers(workers, note);
       if (!note.empty()) printer.update("warning: " + note, true);
       auto done = std::make_shared<std::atomic<int>>(0);
       const int totalEpochs = folds * deeptune.train.epochs * seeds;
-      const auto runs = model::crossValidateDeepTune(
+      const auto runs = evaluation::crossValidateDeepTune(
           rows, foldOfRow, model::devmapVocabulary(rows, dataPath), deeptune, seeds, usedWorkers,
           [&, done, totalEpochs](int run, int fold, const model::EpochProgress& p) {
             const int finished = ++*done;
@@ -179,17 +180,17 @@ int runEvaluate(const Args& args) {
     printer.update(method + ": done after " + formatDuration(printer.elapsed()), true);
   }
   context.settings.push_back("wall time: " + formatDuration(printer.elapsed()));
-  model::writeDevmapReport(reportDir, platform, rows, foldOfRow, methods, context);
+  evaluation::writeDevmapReport(reportDir, platform, rows, foldOfRow, methods, context);
 
   std::printf("%s, %s, %zu rows\n", platform.c_str(), plan.description.c_str(), rows.size());
   std::printf("%-16s %9s %9s %9s %9s\n", "method", "accuracy", "speedup", "geomean", "%oracle");
-  const auto scores = model::scoreMethods(rows, foldOfRow, methods);
+  const auto scores = evaluation::scoreMethods(rows, foldOfRow, methods);
   for (const auto& method : scores) {
     std::printf("%-16s %8.1f%% %8.2fx %8.2fx %8.1f%%\n", method.method.c_str(),
                 100 * method.overall.accuracy, method.overall.speedupMean,
                 method.overall.speedupGeomean, method.overall.oraclePercent);
   }
-  for (const auto& group : model::repeatedScores(methods, scores)) {
+  for (const auto& group : evaluation::repeatedScores(methods, scores)) {
     if (group.runs.size() < 2) continue;
     std::printf(
         "%s, mean of %zu runs: accuracy %.1f%% (sd %.1f, %.1f-%.1f), speedup %.2fx (sd "

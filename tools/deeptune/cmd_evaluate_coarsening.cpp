@@ -11,12 +11,12 @@
 #include "data/datasets.hpp"
 #include "data/file_io.hpp"
 #include "data/text_split.hpp"
+#include "evaluation/coarsening_evaluation.hpp"
+#include "evaluation/coarsening_report.hpp"
+#include "evaluation/coarsening_training_log.hpp"
+#include "evaluation/evaluation_plan.hpp"
 #include "model/coarsening_data.hpp"
-#include "model/coarsening_evaluation.hpp"
-#include "model/coarsening_report.hpp"
-#include "model/coarsening_training_log.hpp"
 #include "model/compute_environment.hpp"
-#include "model/evaluation_plan.hpp"
 #include "model/model_error.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/progress.hpp"
@@ -26,7 +26,7 @@ namespace deeptune::cli {
 int runEvaluateCoarsening(const Args& args) {
   po::options_description options("evaluate --task coarsening options");
   std::string task, dataPath, oraclesPath, reportDir, methodList, deviceList, transferFrom;
-  model::CoarseningEvaluationOptions evaluation;
+  evaluation::CoarseningEvaluationOptions evaluation;
   int workers = 2;
   // clang-format off
   options.add_options()
@@ -62,10 +62,11 @@ int runEvaluateCoarsening(const Args& args) {
       evaluation.maxLength < 1) {
     throw UsageError("evaluate: --seeds 1 to 100; --epochs, --workers, --max-length positive");
   }
-  evaluation.methods = model::selectMethods(methodList, model::coarseningMethods(), "coarsening");
+  evaluation.methods =
+      evaluation::selectMethods(methodList, evaluation::coarseningMethods(), "coarsening");
   data::checkOutputNotInput(reportDir, {dataPath, oraclesPath, transferFrom},
                             data::OutputKind::kFolder);
-  model::prepareReportFolder(reportDir);  // before the training
+  evaluation::prepareReportFolder(reportDir);  // before the training
   const auto rows = data::readCoarseningRuntimesCsv(dataPath);
   std::vector<std::string> devices =
       deviceList.empty() ? model::coarseningDevices(rows) : data::splitText(deviceList, ',');
@@ -77,7 +78,8 @@ int runEvaluateCoarsening(const Args& args) {
       throw UsageError("evaluate: " + dataPath + ": " + e.what());
     }
   }
-  if (!oraclesPath.empty()) model::checkCoarseningOracles(oraclesPath, devices, kernelsByDevice);
+  if (!oraclesPath.empty())
+    evaluation::checkCoarseningOracles(oraclesPath, devices, kernelsByDevice);
 
   const bool transfer = std::find(evaluation.methods.begin(), evaluation.methods.end(),
                                   "deeptune-tl") != evaluation.methods.end();
@@ -104,13 +106,13 @@ int runEvaluateCoarsening(const Args& args) {
     material += devices[d] + ' ' + model::coarseningFingerprint(kernelsByDevice[d]) + '\n';
   }
   if (transfer) material += readFile(transferFrom);
-  model::CoarseningTrainingLog log(reportDir + "/trainings.partial.csv",
-                                   data::hex64(data::fnv1a64(material)));
+  evaluation::CoarseningTrainingLog log(reportDir + "/trainings.partial.csv",
+                                        data::hex64(data::fnv1a64(material)));
   if (log.kept() > 0) {
     std::fprintf(stderr, "resuming: %zu trainings of an interrupted run kept (%s)\n", log.kept(),
                  (reportDir + "/trainings.partial.csv").c_str());
   }
-  const std::vector<model::CoarseningPrediction> resumed = log.predictions();
+  const std::vector<evaluation::CoarseningPrediction> resumed = log.predictions();
   evaluation.resumed = &resumed;
 
   std::string note;
@@ -118,9 +120,9 @@ int runEvaluateCoarsening(const Args& args) {
   if (!note.empty()) std::fprintf(stderr, "warning: %s\n", note.c_str());
   model::setComputeThreads(1);
   ProgressPrinter printer;
-  const auto predictions = model::evaluateCoarsening(
+  const auto predictions = evaluation::evaluateCoarsening(
       devices, kernelsByDevice, vocabulary, evaluation,
-      [&](const model::CoarseningPrediction& p, size_t done, size_t total) {
+      [&](const evaluation::CoarseningPrediction& p, size_t done, size_t total) {
         char line[200];
         std::snprintf(line, sizeof line, "%zu/%zu trainings: %s %s run %d, %s -> factor %d (%.2fx)",
                       done, total, p.device.c_str(), p.method.c_str(), p.run, p.kernel.c_str(),
@@ -129,7 +131,7 @@ int runEvaluateCoarsening(const Args& args) {
         log.add(p);
       });
 
-  model::CoarseningReportContext context;
+  evaluation::CoarseningReportContext context;
   context.command = commandLine("evaluate", args);
   context.settings.push_back(std::string("program: deeptune ") + DEEPTUNE_VERSION);
   context.settings.push_back("machine: " + model::cpuDescription());
@@ -180,9 +182,9 @@ int runEvaluateCoarsening(const Args& args) {
   context.notes.push_back(
       "A predicted factor with no measured runtime is clipped to the largest measured factor "
       "below it.");
-  model::writeCoarseningReport(reportDir, predictions, context);
+  evaluation::writeCoarseningReport(reportDir, predictions, context);
   log.remove();  // the report holds every prediction now
-  for (const model::CoarseningScores& s : model::coarseningScores(predictions)) {
+  for (const evaluation::CoarseningScores& s : evaluation::coarseningScores(predictions)) {
     if (s.device != "all") continue;
     std::printf("%-12s mean speedup %.3fx over %s (%.1f%% of the oracle)\n", s.method.c_str(),
                 s.mean(), deviceCount.c_str(), 100 * s.ofOracle());

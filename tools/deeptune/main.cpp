@@ -6,9 +6,7 @@
 #include <vector>
 
 #include "data/data_error.hpp"
-#ifndef DEEPTUNE_LEAN
-#include "model/model_error.hpp"
-#endif
+#include "data/one_line_error.hpp"
 #ifdef DEEPTUNE_WITH_REWRITER
 #include "rewriter/rewrite_error.hpp"
 #endif
@@ -143,9 +141,9 @@ int main(int argc, char** argv) {
 #ifndef DEEPTUNE_LEAN
   } catch (const tokenizer::VocabError& e) {
     return fail(cli::kExitBadInput, e.what());
-  } catch (const model::ModelError& e) {
-    return fail(cli::kExitBadInput, e.what());
 #endif
+  } catch (const data::OneLineError& e) {  // the model's, the baselines' and the evaluation's
+    return fail(cli::kExitBadInput, e.what());
   } catch (const data::DataError& e) {
     return fail(cli::kExitBadInput, e.what());
   } catch (const runtime::RuntimeError& e) {

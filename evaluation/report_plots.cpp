@@ -1,13 +1,13 @@
 // Hand-drawn SVG plots shared by the evaluation reports: grouped bars and log-scale speedups.
-#include "model/report_plots.hpp"
+#include "evaluation/report_plots.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "model/model_error.hpp"
+#include "evaluation/evaluation_error.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 namespace {
 
 // Colours of the methods, in order (matplotlib's "tab10").
@@ -90,12 +90,12 @@ std::string formatNumber(const char* pattern, double value) {
 std::string groupedBarsSvg(const std::vector<BarGroup>& groups,
                            const std::vector<std::string>& methodNames, const BarAxis& axis,
                            const std::string& title) {
-  if (methodNames.empty()) throw ModelError("bar chart: no methods");
+  if (methodNames.empty()) throw EvaluationError("bar chart: no methods");
   for (const BarGroup& group : groups) {
     if (group.values.size() != methodNames.size()) {
-      throw ModelError("bar chart: group " + group.label + " has " +
-                       std::to_string(group.values.size()) + " values for " +
-                       std::to_string(methodNames.size()) + " methods");
+      throw EvaluationError("bar chart: group " + group.label + " has " +
+                            std::to_string(group.values.size()) + " values for " +
+                            std::to_string(methodNames.size()) + " methods");
     }
   }
   const size_t methods = methodNames.size();
@@ -147,14 +147,15 @@ std::string speedupPointsSvg(const std::vector<SpeedupPoint>& speedups,
   double lo = 1, hi = 1;
   for (const SpeedupPoint& b : speedups) {
     if (b.methods.size() != methodNames.size()) {
-      throw ModelError("speedup plot: " + b.label + " has " + std::to_string(b.methods.size()) +
-                       " speedups for " + std::to_string(methodNames.size()) + " methods");
+      throw EvaluationError("speedup plot: " + b.label + " has " +
+                            std::to_string(b.methods.size()) + " speedups for " +
+                            std::to_string(methodNames.size()) + " methods");
     }
     for (double v : b.methods) lo = std::min(lo, v), hi = std::max(hi, v);
     lo = std::min(lo, b.oracle);
     hi = std::max(hi, b.oracle);
   }
-  if (!(lo > 0) || !std::isfinite(hi)) throw ModelError("speedup plot: non-positive speedup");
+  if (!(lo > 0) || !std::isfinite(hi)) throw EvaluationError("speedup plot: non-positive speedup");
   const int lowDecade = static_cast<int>(std::floor(std::log10(lo) + 1e-9));
   int highDecade = static_cast<int>(std::ceil(std::log10(hi) - 1e-9));
   if (highDecade <= lowDecade) highDecade = lowDecade + 1;
@@ -232,4 +233,4 @@ std::string speedupPointsSvg(const std::vector<SpeedupPoint>& speedups,
   return svg + "</svg>\n";
 }
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

@@ -5,17 +5,17 @@
 #include <vector>
 
 #include "data/datasets.hpp"
-#include "model/devmap_metrics.hpp"
+#include "evaluation/devmap_metrics.hpp"
 #include "model/training_summary.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 
 /// How a report was made, for its reader: all optional.
 struct DevmapReportContext {
-  std::string protocol;               ///< e.g. "10-fold CV, folds-amd.csv"
-  std::string command;                ///< the command line that made the report
-  std::vector<std::string> settings;  ///< e.g. "machine: AMD EPYC, 2 cores", "workers: 2"
-  std::vector<FoldTraining> folds;    ///< per-fold training of the learned methods' runs
+  std::string protocol;                    ///< e.g. "10-fold CV, folds-amd.csv"
+  std::string command;                     ///< the command line that made the report
+  std::vector<std::string> settings;       ///< e.g. "machine: AMD EPYC, 2 cores", "workers: 2"
+  std::vector<model::FoldTraining> folds;  ///< per-fold training of the learned methods' runs
 };
 
 /// Writes the report of one platform's evaluation into `dir` (created with its parents; every
@@ -36,7 +36,7 @@ struct DevmapReportContext {
 /// `methods` hold one device per row of `rows`; speedups are over staticDevices(rows, foldOfRow).
 /// summary.md quotes the context and, for groups of several runs, their mean ± sd, and lists
 /// every fold's training with collapsed folds marked.
-/// Throws ModelError on inconsistent sizes, an empty method list or an I/O failure.
+/// Throws EvaluationError on inconsistent sizes, an empty method list or an I/O failure.
 void writeDevmapReport(const std::string& dir, const std::string& platform,
                        const std::vector<data::DevmapRow>& rows, const std::vector<int>& foldOfRow,
                        const std::vector<MethodPredictions>& methods,
@@ -53,4 +53,4 @@ std::string speedupPerBenchmarkSvg(const std::vector<BenchmarkSpeedup>& speedups
                                    const std::vector<std::string>& methodNames,
                                    const std::string& title);
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

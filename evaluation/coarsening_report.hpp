@@ -4,9 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "evaluation/coarsening_prediction.hpp"
 #include "model/coarsening_kernels.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 
 /// One method on one device over its runs: the mean speedup of each run, their spread.
 struct CoarseningScores {
@@ -37,9 +38,9 @@ struct CoarseningReportContext {
 /// device and over all, the oracle's beside), DIR/speedup_per_kernel.svg (log-scale markers per
 /// held-out kernel, devices as bands) and DIR/summary.md (tables per device and overall with the
 /// runs' spread, DeepTune-TL against fixed, a per-kernel table per device with each run's
-/// factor). Throws ModelError if a file cannot be written.
+/// factor). Throws EvaluationError if a file cannot be written.
 void writeCoarseningReport(const std::string& dir,
                            const std::vector<CoarseningPrediction>& predictions,
                            const CoarseningReportContext& context);
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

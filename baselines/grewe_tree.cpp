@@ -1,6 +1,6 @@
 // Grewe et al. baseline: CART tree growth that mirrors scikit-learn's BestSplitter, and the
 // features.
-#include "model/grewe_tree.hpp"
+#include "baselines/grewe_tree.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,9 +9,9 @@
 #include <random>
 #include <string>
 
-#include "model/model_error.hpp"
+#include "baselines/baseline_error.hpp"
 
-namespace deeptune::model {
+namespace deeptune::baselines {
 
 namespace {
 
@@ -37,8 +37,9 @@ double entropy(const std::vector<double>& counts, double n) {
 float toFloat(double value, const char* what) {
   const float f = static_cast<float>(value);
   if (!std::isfinite(f)) {
-    throw ModelError(std::string("decision tree: ") + what + " has a feature value that is not " +
-                     "finite as a float: " + std::to_string(value));
+    throw BaselineError(std::string("decision tree: ") + what +
+                        " has a feature value that is not " +
+                        "finite as a float: " + std::to_string(value));
   }
   return f;
 }
@@ -229,7 +230,8 @@ class Builder {
         samples_.begin() + static_cast<std::ptrdiff_t>(end),
         [&](size_t s) { return static_cast<double>(column[s]) <= split.threshold; });
     if (static_cast<size_t>(middle - samples_.begin()) != split.pos) {
-      throw ModelError("decision tree: internal error, split threshold does not separate samples");
+      throw BaselineError(
+          "decision tree: internal error, split threshold does not separate samples");
     }
     const double nNode = static_cast<double>(end - start);
     const double nLeft = static_cast<double>(split.pos - start);
@@ -263,25 +265,26 @@ DecisionTree::DecisionTree(TreeOptions options) : options_(options) {}
 void DecisionTree::fit(const std::vector<std::vector<double>>& x, const std::vector<int>& y,
                        int classCount) {
   if (options_.maxDepth < 0 || options_.minSamplesLeaf < 1) {
-    throw ModelError("decision tree: maxDepth must be >= 0 and minSamplesLeaf >= 1");
+    throw BaselineError("decision tree: maxDepth must be >= 0 and minSamplesLeaf >= 1");
   }
   if (x.empty() || x.size() != y.size()) {
-    throw ModelError("decision tree: " + std::to_string(x.size()) + " samples and " +
-                     std::to_string(y.size()) + " labels (need the same non-zero count)");
+    throw BaselineError("decision tree: " + std::to_string(x.size()) + " samples and " +
+                        std::to_string(y.size()) + " labels (need the same non-zero count)");
   }
-  if (classCount < 1) throw ModelError("decision tree: classCount must be >= 1");
+  if (classCount < 1) throw BaselineError("decision tree: classCount must be >= 1");
   const size_t width = x.front().size();
-  if (width == 0) throw ModelError("decision tree: samples have no features");
+  if (width == 0) throw BaselineError("decision tree: samples have no features");
   std::vector<std::vector<float>> columns(width, std::vector<float>(x.size()));
   for (size_t i = 0; i < x.size(); ++i) {
     if (x[i].size() != width) {
-      throw ModelError("decision tree: sample " + std::to_string(i) + " has " +
-                       std::to_string(x[i].size()) + " features, sample 0 has " +
-                       std::to_string(width));
+      throw BaselineError("decision tree: sample " + std::to_string(i) + " has " +
+                          std::to_string(x[i].size()) + " features, sample 0 has " +
+                          std::to_string(width));
     }
     if (y[i] < 0 || y[i] >= classCount) {
-      throw ModelError("decision tree: label " + std::to_string(y[i]) + " of sample " +
-                       std::to_string(i) + " is outside [0, " + std::to_string(classCount) + ")");
+      throw BaselineError("decision tree: label " + std::to_string(y[i]) + " of sample " +
+                          std::to_string(i) + " is outside [0, " + std::to_string(classCount) +
+                          ")");
     }
     for (size_t f = 0; f < width; ++f) columns[f][i] = toFloat(x[i][f], "a training sample");
   }
@@ -291,10 +294,10 @@ void DecisionTree::fit(const std::vector<std::vector<double>>& x, const std::vec
 }
 
 int DecisionTree::predict(const std::vector<double>& x) const {
-  if (nodes_.empty()) throw ModelError("decision tree: predict() before fit()");
+  if (nodes_.empty()) throw BaselineError("decision tree: predict() before fit()");
   if (x.size() != width_) {
-    throw ModelError("decision tree: sample has " + std::to_string(x.size()) +
-                     " features, the tree was fitted on " + std::to_string(width_));
+    throw BaselineError("decision tree: sample has " + std::to_string(x.size()) +
+                        " features, the tree was fitted on " + std::to_string(width_));
   }
   size_t id = 0;
   while (!nodes_[id].isLeaf()) {
@@ -322,7 +325,8 @@ std::array<double, 4> greweFeatures(const data::DevmapRow& row) {
           ratio(row.localmem, mem) * row.wgsize, ratio(comp, mem)};
 }
 
-DevmapPredictor greweTreePredictor(const std::vector<data::DevmapRow>& rows, TreeOptions options) {
+data::DevmapPredictor greweTreePredictor(const std::vector<data::DevmapRow>& rows,
+                                         TreeOptions options) {
   std::vector<std::vector<double>> features;
   for (const data::DevmapRow& row : rows) {
     const std::array<double, 4> f = greweFeatures(row);
@@ -331,9 +335,10 @@ DevmapPredictor greweTreePredictor(const std::vector<data::DevmapRow>& rows, Tre
   return treePredictor(rows, std::move(features), options);
 }
 
-DevmapPredictor treePredictor(const std::vector<data::DevmapRow>& rows,
-                              std::vector<std::vector<double>> features, TreeOptions options) {
-  if (features.size() != rows.size()) throw ModelError("tree: one feature row per data row");
+data::DevmapPredictor treePredictor(const std::vector<data::DevmapRow>& rows,
+                                    std::vector<std::vector<double>> features,
+                                    TreeOptions options) {
+  if (features.size() != rows.size()) throw BaselineError("tree: one feature row per data row");
   struct Table {
     std::vector<std::vector<double>> x;
     std::vector<int> y;
@@ -347,7 +352,7 @@ DevmapPredictor treePredictor(const std::vector<data::DevmapRow>& rows,
     std::vector<std::vector<double>> x;
     std::vector<int> y;
     for (size_t row : trainRows) {
-      if (row >= shared->x.size()) throw ModelError("tree: training row out of range");
+      if (row >= shared->x.size()) throw BaselineError("tree: training row out of range");
       x.push_back(shared->x[row]);
       y.push_back(shared->y[row]);
     }
@@ -356,11 +361,11 @@ DevmapPredictor treePredictor(const std::vector<data::DevmapRow>& rows,
     std::vector<std::string> predicted;
     predicted.reserve(testRows.size());
     for (size_t row : testRows) {
-      if (row >= shared->x.size()) throw ModelError("tree: test row out of range");
+      if (row >= shared->x.size()) throw BaselineError("tree: test row out of range");
       predicted.push_back(tree.predict(shared->x[row]) == 1 ? "GPU" : "CPU");
     }
     return predicted;
   };
 }
 
-}  // namespace deeptune::model
+}  // namespace deeptune::baselines

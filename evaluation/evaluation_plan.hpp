@@ -7,15 +7,15 @@
 #include <vector>
 
 #include "data/datasets.hpp"
-#include "model/devmap_metrics.hpp"
+#include "evaluation/devmap_metrics.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 
 /// The device-mapping methods evaluate knows, and the coarsening ones.
 const std::vector<std::string>& devmapMethods();
 const std::vector<std::string>& coarseningMethods();
 
-/// The methods of a comma-separated `list`, each one of `known`. Throws ModelError naming an
+/// The methods of a comma-separated `list`, each one of `known`. Throws EvaluationError naming an
 /// unknown one (and `task`), or when the list names none.
 std::vector<std::string> selectMethods(const std::string& list,
                                        const std::vector<std::string>& known,
@@ -30,7 +30,8 @@ struct DevmapProtocol {
 
 /// Protocol `name`: "folds" (the assignment of `foldsPath`, e.g. folds-amd.csv), "suite" (leave
 /// one suite out) or "kernel" (10 folds grouped by kernel source, shuffled with `seed`). Throws
-/// ModelError for another name or "folds" without a file; data::DataError for a bad folds file.
+/// EvaluationError for another name or "folds" without a file; data::DataError for a bad folds
+/// file.
 DevmapProtocol devmapProtocol(const std::string& name, const std::vector<data::DevmapRow>& rows,
                               const std::string& foldsPath, uint64_t seed);
 
@@ -39,8 +40,8 @@ MethodPredictions devmapBaseline(const std::string& method,
                                  const std::vector<data::DevmapRow>& rows,
                                  const DevmapProtocol& protocol);
 
-/// Creates the report folder (and its parents) before hours of training; throws ModelError when
-/// it cannot be made or a file is in the way.
+/// Creates the report folder (and its parents) before hours of training; throws EvaluationError
+/// when it cannot be made or a file is in the way.
 void prepareReportFolder(const std::string& folder);
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

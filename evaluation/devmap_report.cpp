@@ -1,5 +1,5 @@
 // Device-mapping evaluation report: Markdown and CSV tables plus two hand-drawn SVG plots.
-#include "model/devmap_report.hpp"
+#include "evaluation/devmap_report.hpp"
 
 #include <unistd.h>
 
@@ -15,10 +15,10 @@
 
 #include "data/csv_reader.hpp"
 #include "data/file_io.hpp"
-#include "model/model_error.hpp"
-#include "model/report_plots.hpp"
+#include "evaluation/evaluation_error.hpp"
+#include "evaluation/report_plots.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 
 namespace {
 
@@ -33,7 +33,7 @@ void writeFileAtomically(const std::filesystem::path& path, const std::string& c
   try {
     data::writeFileAtomically(path.string(), content);
   } catch (const data::OutputError& e) {
-    throw ModelError(e.what());
+    throw EvaluationError(e.what());
   }
 }
 
@@ -66,21 +66,22 @@ std::string repeatedMarkdown(const std::vector<RepeatedScores>& groups) {
   return md;
 }
 
-std::string trainingMarkdown(const std::vector<FoldTraining>& folds) {
+std::string trainingMarkdown(const std::vector<model::FoldTraining>& folds) {
   size_t collapsed = 0, oneDevice = 0;
-  for (const FoldTraining& f : folds) {
+  for (const model::FoldTraining& f : folds) {
     collapsed += f.training.collapsed();
     oneDevice += f.predictsOneDevice();
   }
   std::string md = "\n## Training per fold\n\n";
   md += std::to_string(folds.size()) + " fold models; " + std::to_string(collapsed) +
         " collapsed (final training accuracy more than " +
-        formatNumber("%.0f", kCollapseMargin * 100) + " points below the fold's best epoch); " +
-        std::to_string(oneDevice) + " predict one device for all their test rows.\n\n";
+        formatNumber("%.0f", model::kCollapseMargin * 100) +
+        " points below the fold's best epoch); " + std::to_string(oneDevice) +
+        " predict one device for all their test rows.\n\n";
   md +=
       "| method | seed | fold | final train acc. | best train acc. (epoch) | test acc. | test rows "
       "GPU/all | |\n|---|---:|---:|---:|---:|---:|---:|---|\n";
-  for (const FoldTraining& f : folds) {
+  for (const model::FoldTraining& f : folds) {
     std::string flags;
     if (f.training.collapsed()) flags += "collapsed ";
     if (f.predictsOneDevice()) flags += "one device";
@@ -123,15 +124,15 @@ std::string summaryMarkdown(const std::string& platform, const DevmapReportConte
     const bool reference = method.method == "hand-tree" || method.method == "memory";
     references = references || reference;
     md += "| " + mdCell(method.method) + (reference ? " (reference)" : "") + " | " +
-          percent(s.accuracy) + " | " +
-          times(s.speedupMean) + " | " + times(s.speedupGeomean) + " | " +
-          formatNumber("%.1f%%", s.oraclePercent) + " |\n";
+          percent(s.accuracy) + " | " + times(s.speedupMean) + " | " + times(s.speedupGeomean) +
+          " | " + formatNumber("%.1f%%", s.oraclePercent) + " |\n";
   }
   if (references) {
-    md += "\nReferences, not methods of their own: hand-tree is a depth-5 tree on the raw static "
-          "counts with log2(transfer) and log2(wgsize) (what hand features alone score); memory "
-          "gives a row whose source was seen in training the label of that source's nearest data "
-          "size, any other row the static mapping (what memory alone scores).\n";
+    md +=
+        "\nReferences, not methods of their own: hand-tree is a depth-5 tree on the raw static "
+        "counts with log2(transfer) and log2(wgsize) (what hand features alone score); memory "
+        "gives a row whose source was seen in training the label of that source's nearest data "
+        "size, any other row the static mapping (what memory alone scores).\n";
   }
   if (std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.runs.size() > 1; })) {
     md += repeatedMarkdown(groups);
@@ -200,11 +201,11 @@ std::string runsCsv(const std::vector<RepeatedScores>& groups) {
   return csv;
 }
 
-std::string trainingCsv(const std::vector<FoldTraining>& folds) {
+std::string trainingCsv(const std::vector<model::FoldTraining>& folds) {
   std::string csv = data::csvRow({"method", "seed", "fold", "epochs", "final_loss",
                                   "final_train_accuracy", "best_train_accuracy", "best_epoch",
                                   "test_rows", "test_accuracy", "predicted_gpu", "collapsed"});
-  for (const FoldTraining& f : folds) {
+  for (const model::FoldTraining& f : folds) {
     csv +=
         data::csvRow({f.method, std::to_string(f.seed), std::to_string(f.fold),
                       std::to_string(f.training.epochs), formatNumber("%.6f", f.training.finalLoss),
@@ -259,7 +260,7 @@ std::string benchmarkLabel(const std::string& benchmark) {
 }  // namespace
 
 std::string accuracyPerSuiteSvg(const std::vector<MethodScores>& scores, const std::string& title) {
-  if (scores.empty()) throw ModelError("accuracy plot: no methods");
+  if (scores.empty()) throw EvaluationError("accuracy plot: no methods");
   std::vector<BarGroup> groups;
   std::vector<std::string> methodNames;
   for (const MethodScores& method : scores) methodNames.push_back(method.method);
@@ -295,13 +296,13 @@ void writeDevmapReport(const std::string& dir, const std::string& platform,
                        const std::vector<data::DevmapRow>& rows, const std::vector<int>& foldOfRow,
                        const std::vector<MethodPredictions>& methods,
                        const DevmapReportContext& context) {
-  if (methods.empty()) throw ModelError("report: no methods to report");
-  if (rows.empty()) throw ModelError("report: no rows to report");
+  if (methods.empty()) throw EvaluationError("report: no methods to report");
+  if (rows.empty()) throw EvaluationError("report: no rows to report");
   std::set<std::string> names;
   for (const MethodPredictions& method : methods) {
     if (method.name.empty() || method.name == "oracle" || !names.insert(method.name).second) {
-      throw ModelError("report: method name '" + method.name +
-                       "' is empty, repeated or reserved (oracle)");
+      throw EvaluationError("report: method name '" + method.name +
+                            "' is empty, repeated or reserved (oracle)");
     }
   }
   std::vector<MethodPredictions> withOracle = methods;
@@ -316,7 +317,7 @@ void writeDevmapReport(const std::string& dir, const std::string& platform,
   const std::filesystem::path folder(dir);
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
-  if (ec) throw ModelError(dir + ": cannot create report folder: " + ec.message());
+  if (ec) throw EvaluationError(dir + ": cannot create report folder: " + ec.message());
   writeFileAtomically(folder / "summary.md",
                       summaryMarkdown(platform, context, rows, foldOfRow,
                                       staticDevices(rows, foldOfRow), scores, groups));
@@ -336,4 +337,4 @@ void writeDevmapReport(const std::string& dir, const std::string& platform,
                              "Speedup per benchmark over the static mapping: " + platform));
 }
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

@@ -1,5 +1,5 @@
 // The thread-coarsening evaluation report: per-kernel predictions, per-run and per-device tables.
-#include "model/coarsening_report.hpp"
+#include "evaluation/coarsening_report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,18 +11,18 @@
 
 #include "data/csv_reader.hpp"
 #include "data/file_io.hpp"
-#include "model/devmap_metrics.hpp"
-#include "model/model_error.hpp"
-#include "model/report_plots.hpp"
+#include "evaluation/devmap_metrics.hpp"
+#include "evaluation/evaluation_error.hpp"
+#include "evaluation/report_plots.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 namespace {
 
 void writeReportFile(const std::filesystem::path& path, const std::string& content) {
   try {
     data::writeFileAtomically(path.string(), content);
   } catch (const data::OutputError& e) {
-    throw ModelError(std::string("cannot write the report: ") + e.what());
+    throw EvaluationError(std::string("cannot write the report: ") + e.what());
   }
 }
 
@@ -304,4 +304,4 @@ void writeCoarseningReport(const std::string& dir,
   writeReportFile(folder / "summary.md", md);
 }
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

@@ -1,17 +1,18 @@
 // Thread coarsening, leave-one-kernel-out per device: static, fixed and DeepTune (scratch or TL).
-#include "model/coarsening_evaluation.hpp"
+#include "evaluation/coarsening_evaluation.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <thread>
 
+#include "baselines/fixed_factor.hpp"
+#include "baselines/magni_cascade.hpp"
+#include "evaluation/evaluation_error.hpp"
+#include "evaluation/evaluation_plan.hpp"
 #include "model/coarsening_data.hpp"
-#include "model/evaluation_plan.hpp"
-#include "model/magni_cascade.hpp"
-#include "model/model_error.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 namespace {
 
 /// One learned training: a method, a run, a held-out kernel of a device.
@@ -23,7 +24,7 @@ struct Job {
 };
 
 CoarseningPrediction record(const std::string& device, const std::string& method, int run,
-                            const CoarseningKernel& kernel, int factor) {
+                            const model::CoarseningKernel& kernel, int factor) {
   CoarseningPrediction p;
   p.device = device;
   p.method = method;
@@ -36,24 +37,25 @@ CoarseningPrediction record(const std::string& device, const std::string& method
   return p;
 }
 
-int predictWithDeepTune(const std::vector<CoarseningKernel>& kernels, size_t heldOut,
+int predictWithDeepTune(const std::vector<model::CoarseningKernel>& kernels, size_t heldOut,
                         const tokenizer::Vocabulary& vocabulary,
                         const CoarseningEvaluationOptions& options, bool transfer, uint64_t seed) {
-  std::vector<CoarseningKernel> training;
+  std::vector<model::CoarseningKernel> training;
   for (size_t k = 0; k < kernels.size(); ++k) {
     if (k != heldOut) training.push_back(kernels[k]);
   }
-  DeepTuneModel network(coarseningModelInfo(vocabulary, options.maxLength), seed);
+  model::DeepTuneModel network(model::coarseningModelInfo(vocabulary, options.maxLength), seed);
   if (transfer) network.transferLanguageModel(*options.transferSource);
-  TrainOptions train = options.train;
+  model::TrainOptions train = options.train;
   train.seed = seed;
-  network.train(coarseningExamples(training, vocabulary, options.maxLength), train);
-  std::vector<Example> test = coarseningExamples({kernels[heldOut]}, vocabulary, options.maxLength);
+  network.train(model::coarseningExamples(training, vocabulary, options.maxLength), train);
+  std::vector<model::Example> test =
+      model::coarseningExamples({kernels[heldOut]}, vocabulary, options.maxLength);
   test.front().label = -1;
   const std::vector<float> probabilities = network.predict(test).front();
   const size_t best = static_cast<size_t>(
       std::max_element(probabilities.begin(), probabilities.end()) - probabilities.begin());
-  return coarseningFactors()[best];
+  return model::coarseningFactors()[best];
 }
 
 const CoarseningPrediction* findResumed(const CoarseningEvaluationOptions& options,
@@ -70,36 +72,37 @@ const CoarseningPrediction* findResumed(const CoarseningEvaluationOptions& optio
 
 std::vector<CoarseningPrediction> evaluateCoarsening(
     const std::vector<std::string>& devices,
-    const std::vector<std::vector<CoarseningKernel>>& kernelsByDevice,
+    const std::vector<std::vector<model::CoarseningKernel>>& kernelsByDevice,
     const tokenizer::Vocabulary& vocabulary, const CoarseningEvaluationOptions& options,
     const CoarseningProgress& progress) {
-  if (devices.size() != kernelsByDevice.size()) throw ModelError("one kernel list per device");
+  if (devices.size() != kernelsByDevice.size()) throw EvaluationError("one kernel list per device");
   const bool wantsTransfer = std::find(options.methods.begin(), options.methods.end(),
                                        "deeptune-tl") != options.methods.end();
   if (wantsTransfer && options.transferSource == nullptr) {
-    throw ModelError("deeptune-tl needs a model to transfer from");
+    throw EvaluationError("deeptune-tl needs a model to transfer from");
   }
   std::vector<CoarseningPrediction> predictions;
   std::vector<Job> jobs;
   std::vector<size_t> slots;  // index into predictions of each job
   for (size_t d = 0; d < devices.size(); ++d) {
-    const std::vector<CoarseningKernel>& kernels = kernelsByDevice[d];
+    const std::vector<model::CoarseningKernel>& kernels = kernelsByDevice[d];
     if (kernels.size() < 3) {
-      throw ModelError("device '" + devices[d] + "': " + std::to_string(kernels.size()) +
-                       " kernels, leave-one-kernel-out needs at least 3");
+      throw EvaluationError("device '" + devices[d] + "': " + std::to_string(kernels.size()) +
+                            " kernels, leave-one-kernel-out needs at least 3");
     }
     for (const std::string& method : options.methods) {
       const bool learned = method == "deeptune" || method == "deeptune-tl";
       const std::vector<std::string>& known = coarseningMethods();
       if (std::find(known.begin(), known.end(), method) == known.end()) {
-        throw ModelError("unknown coarsening method '" + method +
-                         "' (static, fixed, magni, deeptune, deeptune-tl)");
+        throw EvaluationError("unknown coarsening method '" + method +
+                              "' (static, fixed, magni, deeptune, deeptune-tl)");
       }
       if (method == "magni") {
-        for (const CoarseningKernel& kernel : kernels) {
+        for (const model::CoarseningKernel& kernel : kernels) {
           if (kernel.pca.empty()) {
-            throw ModelError("magni needs Magni et al.'s features (columns PCA1..PCA7); kernel '" +
-                             kernel.kernel + "' has none");
+            throw EvaluationError(
+                "magni needs Magni et al.'s features (columns PCA1..PCA7); kernel '" +
+                kernel.kernel + "' has none");
           }
         }
       }
@@ -116,9 +119,9 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
             predictions.push_back(record(devices[d], method, run, kernels[k], 1));
             continue;
           }
-          std::vector<CoarseningKernel> training = kernels;
+          std::vector<model::CoarseningKernel> training = kernels;
           training.erase(training.begin() + static_cast<std::ptrdiff_t>(k));
-          const int factor = method == "static" ? 1 : bestFixedFactor(training);
+          const int factor = method == "static" ? 1 : baselines::bestFixedFactor(training);
           predictions.push_back(record(devices[d], method, run, kernels[k], factor));
         }
       }
@@ -138,9 +141,9 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
             options.train.seed + 1000 * static_cast<uint64_t>(job.run) + job.heldOut;
         int factor = 1;
         if (job.method == "magni") {
-          std::vector<CoarseningKernel> training = kernels;
+          std::vector<model::CoarseningKernel> training = kernels;
           training.erase(training.begin() + static_cast<std::ptrdiff_t>(job.heldOut));
-          factor = predictWithMagni(training, kernels[job.heldOut], seed);
+          factor = baselines::predictWithMagni(training, kernels[job.heldOut], seed);
         } else {
           factor = predictWithDeepTune(kernels, job.heldOut, vocabulary, options,
                                        job.method == "deeptune-tl", seed);
@@ -163,8 +166,8 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
   for (int w = 1; w < std::max(1, options.workers); ++w) threads.emplace_back(worker);
   worker();
   for (std::thread& thread : threads) thread.join();
-  if (!failure.empty()) throw ModelError(failure);
+  if (!failure.empty()) throw EvaluationError(failure);
   return predictions;
 }
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "data/datasets.hpp"
-#include "model/cross_validation.hpp"
+#include "data/devmap_method.hpp"
 
-namespace deeptune::model {
+namespace deeptune::baselines {
 
 /// How a node looks for its best split; matters only when several splits have equal gain.
 enum class SplitSearch {
@@ -48,12 +48,12 @@ class DecisionTree {
   explicit DecisionTree(TreeOptions options = {});
 
   /// Fits on samples x[i] (non-empty, all of one width >= 1) with labels y[i] in
-  /// [0, classCount). Throws ModelError on bad shapes, labels or options, or a feature value that
-  /// is not finite as a float.
+  /// [0, classCount). Throws BaselineError on bad shapes, labels or options, or a feature value
+  /// that is not finite as a float.
   void fit(const std::vector<std::vector<double>>& x, const std::vector<int>& y,
            int classCount = 2);
 
-  /// The label of the leaf that `x` reaches. Throws ModelError if the tree is not fitted, the
+  /// The label of the leaf that `x` reaches. Throws BaselineError if the tree is not fitted, the
   /// width differs from fit()'s or a value is not finite as a float.
   int predict(const std::vector<double>& x) const;
 
@@ -76,12 +76,13 @@ std::array<double, 4> greweFeatures(const data::DevmapRow& row);
 /// The Grewe et al. baseline over `rows`: a DecisionTree on greweFeatures() with labels CPU = 0,
 /// GPU = 1 (scikit-learn's sorted classes), fitted on the training rows of each fold. Copies the
 /// features and labels it needs, so `rows` may go away afterwards. Thread-safe.
-DevmapPredictor greweTreePredictor(const std::vector<data::DevmapRow>& rows,
-                                   TreeOptions options = {});
+data::DevmapPredictor greweTreePredictor(const std::vector<data::DevmapRow>& rows,
+                                         TreeOptions options = {});
 
 /// A DecisionTree on `features` (one row of equal width per row of `rows`) with labels CPU = 0,
 /// GPU = 1, fitted on the training rows of each fold. Thread-safe.
-DevmapPredictor treePredictor(const std::vector<data::DevmapRow>& rows,
-                              std::vector<std::vector<double>> features, TreeOptions options = {});
+data::DevmapPredictor treePredictor(const std::vector<data::DevmapRow>& rows,
+                                    std::vector<std::vector<double>> features,
+                                    TreeOptions options = {});
 
-}  // namespace deeptune::model
+}  // namespace deeptune::baselines

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 
 /// printf of one number (reports' tables and plots), e.g. formatNumber("%.2f", 1.5) == "1.50".
 std::string formatNumber(const char* pattern, double value);
@@ -27,7 +27,7 @@ struct BarAxis {
 };
 
 /// Grouped bar chart: one bar (<rect class="bar">) per method in each group, coloured per
-/// method, with a legend. Throws ModelError when a group's values do not match the methods.
+/// method, with a legend. Throws EvaluationError when a group's values do not match the methods.
 std::string groupedBarsSvg(const std::vector<BarGroup>& groups,
                            const std::vector<std::string>& methodNames, const BarAxis& axis,
                            const std::string& title);
@@ -42,10 +42,10 @@ struct SpeedupPoint {
 };
 
 /// Speedups on a log scale: one marker (<circle class="marker">) per point and method, a dash
-/// (class="oracle") for the oracle, bands named at the top. Throws ModelError on a point with the
-/// wrong number of values or a speedup that is not positive and finite.
+/// (class="oracle") for the oracle, bands named at the top. Throws EvaluationError on a point with
+/// the wrong number of values or a speedup that is not positive and finite.
 std::string speedupPointsSvg(const std::vector<SpeedupPoint>& points,
                              const std::vector<std::string>& methodNames, const std::string& yTitle,
                              const std::string& title);
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

@@ -1,5 +1,5 @@
 // The hand-feature tree and the memory baseline: reference rows for the device-mapping tables.
-#include "model/reference_methods.hpp"
+#include "baselines/reference_methods.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,11 +7,11 @@
 #include <memory>
 #include <unordered_map>
 
-#include "model/grewe_tree.hpp"
-#include "model/model_error.hpp"
-#include "model/static_mapping.hpp"
+#include "baselines/baseline_error.hpp"
+#include "baselines/grewe_tree.hpp"
+#include "baselines/static_mapping.hpp"
 
-namespace deeptune::model {
+namespace deeptune::baselines {
 
 std::array<double, 8> handFeatures(const data::DevmapRow& row) {
   return {static_cast<double>(row.comp),
@@ -24,7 +24,7 @@ std::array<double, 8> handFeatures(const data::DevmapRow& row) {
           std::log2(std::max(1.0, static_cast<double>(row.wgsize)))};
 }
 
-DevmapPredictor handFeatureTreePredictor(const std::vector<data::DevmapRow>& rows) {
+data::DevmapPredictor handFeatureTreePredictor(const std::vector<data::DevmapRow>& rows) {
   std::vector<std::vector<double>> features;
   for (const data::DevmapRow& row : rows) {
     const std::array<double, 8> f = handFeatures(row);
@@ -33,20 +33,19 @@ DevmapPredictor handFeatureTreePredictor(const std::vector<data::DevmapRow>& row
   return treePredictor(rows, std::move(features));
 }
 
-DevmapPredictor memoryPredictor(const std::vector<data::DevmapRow>& rows) {
+data::DevmapPredictor memoryPredictor(const std::vector<data::DevmapRow>& rows) {
   auto shared = std::make_shared<const std::vector<data::DevmapRow>>(rows);
-  return [shared](const std::vector<size_t>& trainRows, const std::vector<size_t>& testRows,
-                  int) {
+  return [shared](const std::vector<size_t>& trainRows, const std::vector<size_t>& testRows, int) {
     const std::vector<data::DevmapRow>& all = *shared;
     std::unordered_map<std::string, std::vector<size_t>> seen;  // source -> training rows
     for (size_t row : trainRows) {
-      if (row >= all.size()) throw ModelError("memory: training row out of range");
+      if (row >= all.size()) throw BaselineError("memory: training row out of range");
       seen[all[row].src].push_back(row);
     }
     const std::string fallback = majorityDevice(all, trainRows);
     std::vector<std::string> predicted;
     for (size_t row : testRows) {
-      if (row >= all.size()) throw ModelError("memory: test row out of range");
+      if (row >= all.size()) throw BaselineError("memory: test row out of range");
       const auto found = seen.find(all[row].src);
       if (found == seen.end()) {
         predicted.push_back(fallback);
@@ -68,4 +67,4 @@ DevmapPredictor memoryPredictor(const std::vector<data::DevmapRow>& rows) {
   };
 }
 
-}  // namespace deeptune::model
+}  // namespace deeptune::baselines

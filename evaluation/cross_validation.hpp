@@ -8,28 +8,25 @@
 #include <vector>
 
 #include "data/datasets.hpp"
+#include "data/devmap_method.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 
 /// The fold of each row of `rows` (same order), read from a folds file by joining on `index`.
-/// Throws ModelError when a folds entry repeats an index, names an index that no row has, or
+/// Throws EvaluationError when a folds entry repeats an index, names an index that no row has, or
 /// disagrees with the row on benchmark or dataset, and when a row has no folds entry; the message
 /// names the folds row (1-based data row of the folds file) and the index.
 std::vector<int> foldOfRows(const std::vector<data::DevmapRow>& rows,
                             const std::vector<data::FoldRow>& folds);
 
-/// Trains on `trainRows` and predicts `testRows` (indices into the caller's rows, ascending) for
-/// fold `fold`. Returns "CPU" or "GPU" per test row, in order. Must be safe to call concurrently
-/// from several threads (each call its own fold).
-using DevmapPredictor = std::function<std::vector<std::string>(
-    const std::vector<size_t>& trainRows, const std::vector<size_t>& testRows, int fold)>;
+using data::DevmapPredictor;
 
 /// Runs `predictor` once per distinct fold of `foldOfRow` (test = the rows of that fold, train =
 /// all others) and returns one prediction per row. With workers > 1, folds run concurrently on
 /// that many std::threads (at most one per fold); the result does not depend on `workers`.
-/// Throws ModelError if foldOfRow.size() != rowCount, a fold is negative, there are fewer than two
-/// folds, workers < 1, or the predictor returns a wrong count or a label other than CPU/GPU.
-/// An exception thrown by the predictor is rethrown (after all threads have joined); when several
+/// Throws EvaluationError if foldOfRow.size() != rowCount, a fold is negative, there are fewer than
+/// two folds, workers < 1, or the predictor returns a wrong count or a label other than CPU/GPU. An
+/// exception thrown by the predictor is rethrown (after all threads have joined); when several
 /// folds fail, the one with the smallest fold number wins.
 std::vector<std::string> crossValidate(size_t rowCount, const std::vector<int>& foldOfRow,
                                        const DevmapPredictor& predictor, int workers = 1);
@@ -45,7 +42,7 @@ std::vector<std::string> suitesInFoldOrder(const std::vector<data::DevmapRow>& r
 /// k folds grouped by kernel source (`src`): rows with the same text always share a fold, so no
 /// source is in both train and test. Groups are shuffled with `seed` (deterministic on every
 /// platform), then assigned largest first to the fold with the fewest rows (ties: lowest fold).
-/// Throws ModelError if k < 2 or k exceeds the number of distinct sources.
+/// Throws EvaluationError if k < 2 or k exceeds the number of distinct sources.
 std::vector<int> foldsByKernel(const std::vector<data::DevmapRow>& rows, int k, uint64_t seed);
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

@@ -1,15 +1,15 @@
 // What a coarsening evaluation keeps while it runs: every trained prediction so far, in a CSV of
 // the report folder, so that a rerun with the same data and settings resumes; and the check of
 // the runtimes against an oracles file.
-#include "model/coarsening_training_log.hpp"
+#include "evaluation/coarsening_training_log.hpp"
 
 #include <filesystem>
 
 #include "data/csv_reader.hpp"
 #include "data/file_io.hpp"
-#include "model/model_error.hpp"
+#include "evaluation/evaluation_error.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 
 CoarseningTrainingLog::CoarseningTrainingLog(std::string path, std::string settings)
     : path_(std::move(path)), settings_(std::move(settings)) {
@@ -46,22 +46,23 @@ void CoarseningTrainingLog::remove() {
   std::filesystem::remove(path_, ec);
 }
 
-void checkCoarseningOracles(const std::string& path, const std::vector<std::string>& devices,
-                            const std::vector<std::vector<CoarseningKernel>>& kernelsByDevice) {
+void checkCoarseningOracles(
+    const std::string& path, const std::vector<std::string>& devices,
+    const std::vector<std::vector<model::CoarseningKernel>>& kernelsByDevice) {
   const auto oracles = data::readCoarseningOraclesCsv(path);
   for (size_t d = 0; d < devices.size() && d < kernelsByDevice.size(); ++d) {
-    for (const CoarseningKernel& kernel : kernelsByDevice[d]) {
+    for (const model::CoarseningKernel& kernel : kernelsByDevice[d]) {
       for (const auto& oracle : oracles) {
         const auto best = oracle.bestCf.find(devices[d]);
         if (oracle.kernel == kernel.kernel && best != oracle.bestCf.end() &&
             best->second != kernel.bestFactor) {
-          throw ModelError(path + ": kernel '" + kernel.kernel + "' on " + devices[d] +
-                           ": best factor " + std::to_string(best->second) + ", the runtimes say " +
-                           std::to_string(kernel.bestFactor));
+          throw EvaluationError(path + ": kernel '" + kernel.kernel + "' on " + devices[d] +
+                                ": best factor " + std::to_string(best->second) +
+                                ", the runtimes say " + std::to_string(kernel.bestFactor));
         }
       }
     }
   }
 }
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

@@ -6,21 +6,22 @@
 #include <string>
 #include <vector>
 
+#include "evaluation/coarsening_prediction.hpp"
 #include "model/coarsening_kernels.hpp"
 #include "model/deeptune_model.hpp"
 #include "tokenizer/vocabulary.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 
 struct CoarseningEvaluationOptions {
   std::vector<std::string> methods = {"static", "fixed", "magni", "deeptune", "deeptune-tl"};
-  int runs = 5;        ///< seeds of the learned methods: seed + 1000 r, kernel k adds k
-  TrainOptions train;  ///< epochs, batch size, first seed
+  int runs = 5;               ///< seeds of the learned methods: seed + 1000 r, kernel k adds k
+  model::TrainOptions train;  ///< epochs, batch size, first seed
   int maxLength = 1024;
   int workers = 1;  ///< trainings at once (the caller checks that the BLAS allows it)
   /// deeptune-tl: the model whose language model each training starts from; its vocabulary is
   /// used by both learned methods (they read the same tokens).
-  const DeepTuneModel* transferSource = nullptr;
+  const model::DeepTuneModel* transferSource = nullptr;
   /// Predictions of an interrupted evaluation with the same data and settings: a trained
   /// method's (device, method, run, kernel) found here is taken from it, not trained again.
   const std::vector<CoarseningPrediction>* resumed = nullptr;
@@ -36,8 +37,8 @@ using CoarseningProgress =
 /// Predictions come back in a fixed order (device, method, run, kernel) whatever `workers` is.
 std::vector<CoarseningPrediction> evaluateCoarsening(
     const std::vector<std::string>& devices,
-    const std::vector<std::vector<CoarseningKernel>>& kernelsByDevice,
+    const std::vector<std::vector<model::CoarseningKernel>>& kernelsByDevice,
     const tokenizer::Vocabulary& vocabulary, const CoarseningEvaluationOptions& options,
     const CoarseningProgress& progress = {});
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

@@ -1,6 +1,6 @@
 // Cross-validation of device-mapping predictors: fold joins, grouped folds and the (threaded)
 // runner.
-#include "model/cross_validation.hpp"
+#include "evaluation/cross_validation.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -10,9 +10,9 @@
 #include <thread>
 #include <unordered_map>
 
-#include "model/model_error.hpp"
+#include "evaluation/evaluation_error.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 
 std::vector<int> foldOfRows(const std::vector<data::DevmapRow>& rows,
                             const std::vector<data::FoldRow>& folds) {
@@ -25,20 +25,20 @@ std::vector<int> foldOfRows(const std::vector<data::DevmapRow>& rows,
     const std::string where =
         "folds row " + std::to_string(f + 1) + " (index " + std::to_string(entry.index) + ")";
     const auto found = rowOfIndex.find(entry.index);
-    if (found == rowOfIndex.end()) throw ModelError(where + ": no data row has this index");
+    if (found == rowOfIndex.end()) throw EvaluationError(where + ": no data row has this index");
     const data::DevmapRow& row = rows[found->second];
     if (entry.benchmark != row.benchmark || entry.dataset != row.dataset) {
-      throw ModelError(where + ": names " + entry.benchmark + " / " + entry.dataset +
-                       " but the data row is " + row.benchmark + " / " + row.dataset);
+      throw EvaluationError(where + ": names " + entry.benchmark + " / " + entry.dataset +
+                            " but the data row is " + row.benchmark + " / " + row.dataset);
     }
-    if (result[found->second] >= 0) throw ModelError(where + ": index given twice");
-    if (entry.fold < 0) throw ModelError(where + ": negative fold");
+    if (result[found->second] >= 0) throw EvaluationError(where + ": index given twice");
+    if (entry.fold < 0) throw EvaluationError(where + ": negative fold");
     result[found->second] = entry.fold;
   }
   for (size_t i = 0; i < rows.size(); ++i) {
     if (result[i] < 0) {
-      throw ModelError("folds: no entry for data row index " + std::to_string(rows[i].index) +
-                       " (" + rows[i].benchmark + " / " + rows[i].dataset + ")");
+      throw EvaluationError("folds: no entry for data row index " + std::to_string(rows[i].index) +
+                            " (" + rows[i].benchmark + " / " + rows[i].dataset + ")");
     }
   }
   return result;
@@ -50,14 +50,14 @@ namespace {
 void storePredictions(int fold, const std::vector<size_t>& testRows,
                       const std::vector<std::string>& predicted, std::vector<std::string>& out) {
   if (predicted.size() != testRows.size()) {
-    throw ModelError("fold " + std::to_string(fold) + ": predictor returned " +
-                     std::to_string(predicted.size()) + " labels for " +
-                     std::to_string(testRows.size()) + " test rows");
+    throw EvaluationError("fold " + std::to_string(fold) + ": predictor returned " +
+                          std::to_string(predicted.size()) + " labels for " +
+                          std::to_string(testRows.size()) + " test rows");
   }
   for (size_t i = 0; i < testRows.size(); ++i) {
     if (predicted[i] != "CPU" && predicted[i] != "GPU") {
-      throw ModelError("fold " + std::to_string(fold) + ": predictor returned label '" +
-                       predicted[i] + "' (expected CPU or GPU)");
+      throw EvaluationError("fold " + std::to_string(fold) + ": predictor returned label '" +
+                            predicted[i] + "' (expected CPU or GPU)");
     }
     out[testRows[i]] = predicted[i];
   }
@@ -68,17 +68,17 @@ void storePredictions(int fold, const std::vector<size_t>& testRows,
 std::vector<std::string> crossValidate(size_t rowCount, const std::vector<int>& foldOfRow,
                                        const DevmapPredictor& predictor, int workers) {
   if (foldOfRow.size() != rowCount) {
-    throw ModelError("cross-validation: " + std::to_string(foldOfRow.size()) +
-                     " fold numbers for " + std::to_string(rowCount) + " rows");
+    throw EvaluationError("cross-validation: " + std::to_string(foldOfRow.size()) +
+                          " fold numbers for " + std::to_string(rowCount) + " rows");
   }
-  if (workers < 1) throw ModelError("cross-validation: workers must be >= 1");
+  if (workers < 1) throw EvaluationError("cross-validation: workers must be >= 1");
   std::map<int, std::vector<size_t>> testOfFold;
   for (size_t i = 0; i < rowCount; ++i) {
     if (foldOfRow[i] < 0)
-      throw ModelError("cross-validation: row " + std::to_string(i) + " has a negative fold");
+      throw EvaluationError("cross-validation: row " + std::to_string(i) + " has a negative fold");
     testOfFold[foldOfRow[i]].push_back(i);
   }
-  if (testOfFold.size() < 2) throw ModelError("cross-validation needs at least two folds");
+  if (testOfFold.size() < 2) throw EvaluationError("cross-validation needs at least two folds");
 
   const std::vector<int> folds = [&] {
     std::vector<int> v;
@@ -155,8 +155,9 @@ std::vector<int> foldsByKernel(const std::vector<data::DevmapRow>& rows, int k, 
     groups[inserted.first->second].push_back(i);
   }
   if (k < 2 || static_cast<size_t>(k) > groups.size()) {
-    throw ModelError("grouped folds: k = " + std::to_string(k) + " must be between 2 and the " +
-                     std::to_string(groups.size()) + " distinct kernel sources");
+    throw EvaluationError("grouped folds: k = " + std::to_string(k) +
+                          " must be between 2 and the " + std::to_string(groups.size()) +
+                          " distinct kernel sources");
   }
   // Fisher-Yates with mt19937_64 (whose output the standard fixes), not std::shuffle (whose
   // algorithm is implementation-defined), so the folds are the same with every standard library.
@@ -178,4 +179,4 @@ std::vector<int> foldsByKernel(const std::vector<data::DevmapRow>& rows, int k, 
   return result;
 }
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

@@ -7,7 +7,7 @@
 
 #include "data/datasets.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 
 /// One method's cross-validated predictions: "CPU" or "GPU" per row of the evaluated rows.
 struct MethodPredictions {
@@ -17,12 +17,12 @@ struct MethodPredictions {
   std::string group;
 };
 
-/// Runtime (ms) of `row` on "CPU" (runtimeCpu) or "GPU" (runtimeGpu); ModelError otherwise.
+/// Runtime (ms) of `row` on "CPU" (runtimeCpu) or "GPU" (runtimeGpu); EvaluationError otherwise.
 double runtimeOn(const data::DevmapRow& row, const std::string& device);
 
 /// The static mapping's device for each row: the majority oracle of the rows outside the row's
 /// fold (ties → GPU), i.e. what the static baseline trained on that row's training fold predicts.
-/// Throws ModelError on a size mismatch or when a fold holds every row.
+/// Throws EvaluationError on a size mismatch or when a fold holds every row.
 std::vector<std::string> staticDevices(const std::vector<data::DevmapRow>& rows,
                                        const std::vector<int>& foldOfRow);
 
@@ -41,8 +41,8 @@ struct DevmapScores {
 };
 
 /// Scores of `predicted` on rows[subset] (all zero for an empty subset). `staticDevice` and
-/// `predicted` hold one device per row of `rows`. Throws ModelError on size mismatches, an index
-/// out of range or a device other than CPU/GPU.
+/// `predicted` hold one device per row of `rows`. Throws EvaluationError on size mismatches, an
+/// index out of range or a device other than CPU/GPU.
 DevmapScores scoreRows(const std::vector<data::DevmapRow>& rows,
                        const std::vector<std::string>& staticDevice,
                        const std::vector<std::string>& predicted,
@@ -87,7 +87,7 @@ struct RepeatedScores {
 
 /// One entry per group of `methods` (MethodPredictions::group, or the name when empty), in order
 /// of first appearance. `scores` are scoreMethods() of the same methods (extra trailing entries,
-/// such as an oracle row, are ignored). Throws ModelError if scores are missing.
+/// such as an oracle row, are ignored). Throws EvaluationError if scores are missing.
 std::vector<RepeatedScores> repeatedScores(const std::vector<MethodPredictions>& methods,
                                            const std::vector<MethodScores>& scores);
 
@@ -105,4 +105,4 @@ std::vector<BenchmarkSpeedup> speedupPerBenchmark(const std::vector<data::Devmap
                                                   const std::vector<int>& foldOfRow,
                                                   const std::vector<MethodPredictions>& methods);
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

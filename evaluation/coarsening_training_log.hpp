@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "evaluation/coarsening_prediction.hpp"
 #include "model/coarsening_kernels.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 
 /// The predictions of an evaluation written to `path` (replaced atomically after each), tagged
 /// with `settings` (a digest of the data and settings they depend on). An existing log's rows
@@ -32,8 +33,9 @@ class CoarseningTrainingLog {
 };
 
 /// Refuses runtimes whose best factor on a device disagrees with the oracles file `path` (a
-/// mismatched pair of files): ModelError naming the kernel and both factors.
-void checkCoarseningOracles(const std::string& path, const std::vector<std::string>& devices,
-                            const std::vector<std::vector<CoarseningKernel>>& kernelsByDevice);
+/// mismatched pair of files): EvaluationError naming the kernel and both factors.
+void checkCoarseningOracles(
+    const std::string& path, const std::vector<std::string>& devices,
+    const std::vector<std::vector<model::CoarseningKernel>>& kernelsByDevice);
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

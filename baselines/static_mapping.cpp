@@ -1,20 +1,20 @@
 // Static mapping baseline: the majority oracle of the training rows.
-#include "model/static_mapping.hpp"
+#include "baselines/static_mapping.hpp"
 
 #include <memory>
 
-#include "model/model_error.hpp"
+#include "baselines/baseline_error.hpp"
 
-namespace deeptune::model {
+namespace deeptune::baselines {
 
 namespace {
 
 std::string majorityOf(const std::vector<bool>& isGpu, const std::vector<size_t>& trainRows) {
-  if (trainRows.empty()) throw ModelError("static mapping: no training rows");
+  if (trainRows.empty()) throw BaselineError("static mapping: no training rows");
   size_t gpu = 0;
   for (size_t row : trainRows) {
     if (row >= isGpu.size()) {
-      throw ModelError("static mapping: training row " + std::to_string(row) + " out of range");
+      throw BaselineError("static mapping: training row " + std::to_string(row) + " out of range");
     }
     gpu += isGpu[row] ? 1 : 0;
   }
@@ -31,7 +31,7 @@ std::vector<bool> gpuOracles(const std::vector<data::DevmapRow>& rows) {
 }  // namespace
 
 std::string majorityOfCounts(size_t gpuRows, size_t rows) {
-  if (rows == 0) throw ModelError("static mapping: no training rows");
+  if (rows == 0) throw BaselineError("static mapping: no training rows");
   return 2 * gpuRows >= rows ? "GPU" : "CPU";
 }
 
@@ -40,11 +40,11 @@ std::string majorityDevice(const std::vector<data::DevmapRow>& rows,
   return majorityOf(gpuOracles(rows), trainRows);
 }
 
-DevmapPredictor staticMappingPredictor(const std::vector<data::DevmapRow>& rows) {
+data::DevmapPredictor staticMappingPredictor(const std::vector<data::DevmapRow>& rows) {
   auto isGpu = std::make_shared<const std::vector<bool>>(gpuOracles(rows));
   return [isGpu](const std::vector<size_t>& trainRows, const std::vector<size_t>& testRows, int) {
     return std::vector<std::string>(testRows.size(), majorityOf(*isGpu, trainRows));
   };
 }
 
-}  // namespace deeptune::model
+}  // namespace deeptune::baselines

@@ -1,15 +1,15 @@
 // Device-mapping metrics: accuracy and speedup over the static mapping, overall, per suite, per
 // benchmark.
-#include "model/devmap_metrics.hpp"
+#include "evaluation/devmap_metrics.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-#include "model/model_error.hpp"
-#include "model/static_mapping.hpp"
+#include "baselines/static_mapping.hpp"
+#include "evaluation/evaluation_error.hpp"
 
-namespace deeptune::model {
+namespace deeptune::evaluation {
 
 namespace {
 
@@ -17,8 +17,9 @@ void checkMethods(const std::vector<data::DevmapRow>& rows,
                   const std::vector<MethodPredictions>& methods) {
   for (const MethodPredictions& method : methods) {
     if (method.devices.size() != rows.size()) {
-      throw ModelError("method '" + method.name + "': " + std::to_string(method.devices.size()) +
-                       " predictions for " + std::to_string(rows.size()) + " rows");
+      throw EvaluationError("method '" + method.name +
+                            "': " + std::to_string(method.devices.size()) + " predictions for " +
+                            std::to_string(rows.size()) + " rows");
     }
   }
 }
@@ -28,15 +29,15 @@ void checkMethods(const std::vector<data::DevmapRow>& rows,
 double runtimeOn(const data::DevmapRow& row, const std::string& device) {
   if (device == "CPU") return row.runtimeCpu;
   if (device == "GPU") return row.runtimeGpu;
-  throw ModelError("row " + std::to_string(row.index) + ": device '" + device +
-                   "' is neither CPU nor GPU");
+  throw EvaluationError("row " + std::to_string(row.index) + ": device '" + device +
+                        "' is neither CPU nor GPU");
 }
 
 std::vector<std::string> staticDevices(const std::vector<data::DevmapRow>& rows,
                                        const std::vector<int>& foldOfRow) {
   if (foldOfRow.size() != rows.size()) {
-    throw ModelError("static devices: " + std::to_string(foldOfRow.size()) + " fold numbers for " +
-                     std::to_string(rows.size()) + " rows");
+    throw EvaluationError("static devices: " + std::to_string(foldOfRow.size()) +
+                          " fold numbers for " + std::to_string(rows.size()) + " rows");
   }
   size_t totalGpu = 0;
   std::map<int, std::pair<size_t, size_t>> inFold;  // fold -> (rows, GPU rows)
@@ -53,10 +54,10 @@ std::vector<std::string> staticDevices(const std::vector<data::DevmapRow>& rows,
     const auto& counts = inFold[foldOfRow[i]];
     const size_t train = rows.size() - counts.first;
     if (train == 0) {
-      throw ModelError("static devices: fold " + std::to_string(foldOfRow[i]) +
-                       " holds every row, so its training set is empty");
+      throw EvaluationError("static devices: fold " + std::to_string(foldOfRow[i]) +
+                            " holds every row, so its training set is empty");
     }
-    result.push_back(majorityOfCounts(totalGpu - counts.second, train));
+    result.push_back(baselines::majorityOfCounts(totalGpu - counts.second, train));
   }
   return result;
 }
@@ -73,16 +74,17 @@ DevmapScores scoreRows(const std::vector<data::DevmapRow>& rows,
                        const std::vector<std::string>& predicted,
                        const std::vector<size_t>& subset) {
   if (staticDevice.size() != rows.size() || predicted.size() != rows.size()) {
-    throw ModelError("scores: " + std::to_string(rows.size()) + " rows but " +
-                     std::to_string(staticDevice.size()) + " static devices and " +
-                     std::to_string(predicted.size()) + " predictions");
+    throw EvaluationError("scores: " + std::to_string(rows.size()) + " rows but " +
+                          std::to_string(staticDevice.size()) + " static devices and " +
+                          std::to_string(predicted.size()) + " predictions");
   }
   DevmapScores scores;
   if (subset.empty()) return scores;
   size_t correct = 0;
   double sum = 0, logSum = 0, oracleSum = 0;
   for (size_t i : subset) {
-    if (i >= rows.size()) throw ModelError("scores: row " + std::to_string(i) + " out of range");
+    if (i >= rows.size())
+      throw EvaluationError("scores: row " + std::to_string(i) + " out of range");
     const data::DevmapRow& row = rows[i];
     const double base = runtimeOn(row, staticDevice[i]);
     const double speedup = base / runtimeOn(row, predicted[i]);
@@ -160,8 +162,8 @@ Spread spreadOf(const std::vector<double>& values) {
 std::vector<RepeatedScores> repeatedScores(const std::vector<MethodPredictions>& methods,
                                            const std::vector<MethodScores>& scores) {
   if (scores.size() < methods.size()) {
-    throw ModelError("repeated scores: " + std::to_string(scores.size()) + " scores for " +
-                     std::to_string(methods.size()) + " methods");
+    throw EvaluationError("repeated scores: " + std::to_string(scores.size()) + " scores for " +
+                          std::to_string(methods.size()) + " methods");
   }
   std::vector<RepeatedScores> groups;
   std::vector<std::vector<const DevmapScores*>> members;
@@ -222,4 +224,4 @@ std::vector<BenchmarkSpeedup> speedupPerBenchmark(const std::vector<data::Devmap
   return result;
 }
 
-}  // namespace deeptune::model
+}  // namespace deeptune::evaluation

@@ -1,0 +1,14 @@
+// The `fixed` thread-coarsening baseline: one factor for every kernel, the best on the training
+// kernels.
+#pragma once
+
+#include <vector>
+
+#include "model/coarsening_kernels.hpp"
+
+namespace deeptune::baselines {
+
+/// The one factor with the best mean speedup over `training` (ties: the smaller factor).
+int bestFixedFactor(const std::vector<model::CoarseningKernel>& training);
+
+}  // namespace deeptune::baselines

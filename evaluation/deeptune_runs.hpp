@@ -1,0 +1,42 @@
+// DeepTune cross-validated with several seeds: the runs, their fold records and their ensemble.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "data/datasets.hpp"
+#include "evaluation/devmap_metrics.hpp"
+#include "model/devmap_deeptune.hpp"
+#include "tokenizer/vocabulary.hpp"
+
+namespace deeptune::evaluation {
+
+/// DeepTune cross-validated once per seed (see crossValidateDeepTune).
+struct DeepTuneRuns {
+  /// One run per seed: named "deeptune" when there is one, else "deeptune-s<seed>"; group
+  /// "deeptune".
+  std::vector<MethodPredictions> runs;
+  std::vector<uint64_t> seeds;             ///< base seed of each run
+  std::vector<model::FoldTraining> folds;  ///< every fold of every run, by run then fold
+  /// With two runs or more: each row's GPU probability averaged over the runs, then thresholded
+  /// at 0.5 (ties: CPU); named and grouped "deeptune-ensemble". Empty devices otherwise.
+  MethodPredictions ensemble;
+  int workers = 1;  ///< folds trained at once (see safeTrainingWorkers)
+};
+
+/// Cross-validates DeepTune `seeds` times on the folds `foldOfRow`: run r trains fold f with seed
+/// options.train.seed + 1000 r + f (run 0 is the single-seed evaluation). Folds run on `workers`
+/// threads, each with one compute thread (setComputeThreads(1) for the process), so results do
+/// not depend on `workers`; with a BLAS that is not safe for concurrent calls it uses one worker
+/// (safeTrainingWorkers). Callbacks
+/// come from the workers' threads. Throws EvaluationError on bad arguments or a failed fold.
+using RunProgressCallback = std::function<void(int run, int fold, const model::EpochProgress&)>;
+DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
+                                   const std::vector<int>& foldOfRow,
+                                   const tokenizer::Vocabulary& vocabulary,
+                                   const model::DeepTuneMethodOptions& options, int seeds,
+                                   int workers, RunProgressCallback progress = {},
+                                   model::FoldDoneCallback done = {});
+
+}  // namespace deeptune::evaluation
