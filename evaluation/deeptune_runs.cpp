@@ -2,8 +2,10 @@
 #include "evaluation/deeptune_runs.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 
+#include "baselines/grewe_tree.hpp"
 #include "evaluation/cross_validation.hpp"
 #include "evaluation/evaluation_error.hpp"
 #include "model/compute_environment.hpp"
@@ -28,6 +30,47 @@ MethodPredictions ensembleOf(const std::vector<model::FoldTraining>& folds, size
     ensemble.devices.push_back(sum[row] / runs > 0.5 ? "GPU" : "CPU");
   }
   return ensemble;
+}
+
+/// A tree head's features of one row: the language model's state, then log2 of the two launch
+/// inputs.
+std::vector<double> treeHeadFeatures(const std::vector<float>& state, const data::DevmapRow& row) {
+  std::vector<double> features(state.begin(), state.end());
+  features.push_back(std::log2(std::max(1.0, row.transfer)));
+  features.push_back(std::log2(std::max(1.0, static_cast<double>(row.wgsize))));
+  return features;
+}
+
+/// One run's tree head: per fold, a DecisionTree (the Grewe tree's options) fitted on the
+/// training rows' states and launch inputs, predicting the test rows.
+MethodPredictions treeHeadOf(const std::vector<model::FoldTraining>& folds,
+                             const std::vector<data::DevmapRow>& rows, const std::string& name) {
+  MethodPredictions head{name, std::vector<std::string>(rows.size()), "deeptune-tree"};
+  for (const model::FoldTraining& fold : folds) {
+    if (fold.trainStates.size() != fold.trainRowIndices.size() ||
+        fold.testStates.size() != fold.testRowIndices.size()) {
+      throw EvaluationError("tree head: fold " + std::to_string(fold.fold + 1) +
+                            " kept no language-model states");
+    }
+    std::vector<std::vector<double>> x;
+    std::vector<int> y;
+    for (size_t i = 0; i < fold.trainRowIndices.size(); ++i) {
+      const data::DevmapRow& row = rows.at(fold.trainRowIndices[i]);
+      x.push_back(treeHeadFeatures(fold.trainStates[i], row));
+      y.push_back(row.oracle == "GPU" ? 1 : 0);
+    }
+    baselines::DecisionTree tree;
+    tree.fit(x, y, 2);
+    for (size_t i = 0; i < fold.testRowIndices.size(); ++i) {
+      const size_t row = fold.testRowIndices[i];
+      head.devices.at(row) =
+          tree.predict(treeHeadFeatures(fold.testStates[i], rows.at(row))) == 1 ? "GPU" : "CPU";
+    }
+  }
+  for (const std::string& device : head.devices) {
+    if (device.empty()) throw EvaluationError("tree head: a row has no prediction");
+  }
+  return head;
 }
 
 }  // namespace
@@ -71,6 +114,15 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
     std::sort(
         runFolds.begin(), runFolds.end(),
         [](const model::FoldTraining& a, const model::FoldTraining& b) { return a.fold < b.fold; });
+    if (options.keepStates) {
+      const std::string treeName =
+          seeds == 1 ? "deeptune-tree" : "deeptune-tree-s" + std::to_string(runOptions.train.seed);
+      result.treeHeads.push_back(treeHeadOf(runFolds, rows, treeName));
+    }
+    for (model::FoldTraining& fold : runFolds) {  // the states have served
+      fold.trainStates.clear();
+      fold.testStates.clear();
+    }
     result.folds.insert(result.folds.end(), runFolds.begin(), runFolds.end());
   }
   if (seeds > 1) result.ensemble = ensembleOf(result.folds, rows.size(), seeds);

@@ -22,6 +22,10 @@ struct DeepTuneRuns {
   /// With two runs or more: each row's GPU probability averaged over the runs, then thresholded
   /// at 0.5 (ties: CPU); named and grouped "deeptune-ensemble". Empty devices otherwise.
   MethodPredictions ensemble;
+  /// With options.keepStates, one per run: the tree head (a depth-5 tree on the run's
+  /// language-model states and log2 transfer and wgsize, fitted per fold on the training rows),
+  /// named "deeptune-tree" (or "deeptune-tree-s<seed>"), grouped "deeptune-tree".
+  std::vector<MethodPredictions> treeHeads;
   int workers = 1;  ///< folds trained at once (see safeTrainingWorkers)
 };
 

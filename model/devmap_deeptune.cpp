@@ -59,6 +59,12 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
       record.testGpuProbability.push_back(predicted[i][1]);
     }
     record.testRowIndices = testRows;
+    record.vocabularySize = info.vocabulary.size();
+    if (options.keepStates) {
+      record.trainRowIndices = trainRows;
+      record.trainStates = model.languageModelStates(train);
+      record.testStates = model.languageModelStates(test);
+    }
     record.testRows = test.size();
     if (done) done(record);
     return devices;

@@ -22,6 +22,9 @@ struct DeepTuneMethodOptions {
   /// Each fold derives its vocabulary from its training rows' sources (what the grouped
   /// protocols need: nothing of a test source seen); else the vocabulary handed in is used.
   bool vocabularyPerFold = false;
+  /// Keep each fold's language-model states of its rows in the FoldTraining record (for a head
+  /// fitted on them afterwards, e.g. evaluation's tree head).
+  bool keepStates = false;
 };
 
 /// Called after every epoch of every fold (from the fold's worker thread).

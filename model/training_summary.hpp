@@ -50,10 +50,15 @@ struct FoldTraining {
   int fold = 0;        ///< 0-based
   TrainingSummary training;
   size_t testRows = 0;
-  size_t testCorrect = 0;   ///< test rows predicted as their oracle
-  size_t predictedGpu = 0;  ///< test rows predicted GPU
-  std::vector<size_t> testRowIndices;      ///< the fold's test rows (indices into the data)
-  std::vector<float> testGpuProbability;   ///< the model's GPU probability of each of them
+  size_t testCorrect = 0;                 ///< test rows predicted as their oracle
+  size_t predictedGpu = 0;                ///< test rows predicted GPU
+  size_t vocabularySize = 0;              ///< tokens of the vocabulary the fold's model read
+  std::vector<size_t> testRowIndices;     ///< the fold's test rows (indices into the data)
+  std::vector<float> testGpuProbability;  ///< the model's GPU probability of each of them
+  /// With DeepTuneMethodOptions::keepStates: the language model's last state of every training
+  /// and test row (in trainRowIndices and testRowIndices order), for heads fitted afterwards.
+  std::vector<size_t> trainRowIndices;
+  std::vector<std::vector<float>> trainStates, testStates;
 
   double testAccuracy() const {
     return testRows == 0 ? 0.0 : static_cast<double>(testCorrect) / static_cast<double>(testRows);

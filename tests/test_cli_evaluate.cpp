@@ -113,11 +113,57 @@ TEST_CASE("cli evaluate: --seeds N runs the seeds of N single evaluations", "[cl
   CHECK(training.rows.size() == 4);  // 2 runs x 2 folds
 }
 
+TEST_CASE("cli evaluate: grouped by source, with the references, the ensemble and the tree head",
+          "[cli][evaluate]") {
+  ScratchDir dir("deeptune-cli-evaluate-grouped");
+  const std::string report = (dir.path / "r").string();
+  const auto result = runCli(
+      "evaluate --data '" + deeptune::test::paperDataDir() +
+      "/cgo17-nvidia.csv' --protocol kernel --seed 7 --methods static,hand-tree,memory,deeptune "
+      "--epochs 2 --max-length 16 --seeds 2 --ensemble --tree-head --aux-scale log2 --report '" +
+      report + "'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  const std::string summary = readWholeFile(report + "/summary.md");
+  CHECK_THAT(summary, Contains("| hand-tree (reference) |") && Contains("| memory (reference) |") &&
+                          Contains("vocabulary derived from each fold's training sources") &&
+                          Contains("log2 aux inputs"));
+  const auto predictions = deeptune::data::readCsv(report + "/predictions.csv");
+  const auto column = [&](const char* name) {
+    const auto found = predictions.findColumn(name);
+    REQUIRE(found);
+    return *found;
+  };
+  const size_t first = column("deeptune-s7"), second = column("deeptune-s1007"),
+               ensemble = column("deeptune-ensemble"), memory = column("memory"),
+               staticMapping = column("static");
+  column("deeptune-tree-s7");
+  column("deeptune-tree-s1007");
+  column("hand-tree");
+  size_t agreeing = 0;
+  for (const auto& row : predictions.rows) {
+    // No source of a test fold is in its training folds: memory has nothing to remember.
+    CHECK(row.at(memory) == row.at(staticMapping));
+    // Where both runs say the same, their average says it too.
+    if (row.at(first) == row.at(second)) {
+      ++agreeing;
+      CHECK(row.at(ensemble) == row.at(first));
+    }
+  }
+  CHECK(agreeing > 0);
+  const auto runs = deeptune::data::readCsv(report + "/runs.csv");
+  std::vector<std::string> groups;
+  for (const auto& row : runs.rows) groups.push_back(row.at(runs.column("method")));
+  CHECK(groups == std::vector<std::string>{"static", "hand-tree", "memory", "deeptune",
+                                           "deeptune-ensemble", "deeptune-tree"});
+}
+
 TEST_CASE("cli evaluate: bad options exit 2 before any training", "[cli][evaluate]") {
   ScratchDir dir("deeptune-cli-evaluate-bad");
   const std::string folds = foldsModulo(dir, 2);
-  for (const char* bad : {"--seeds 0", "--seeds 101", "--workers 0", "--seeds x",
-                          "--methods deeptune,bogus", "--methods ,"}) {
+  for (const char* bad :
+       {"--seeds 0", "--seeds 101", "--workers 0", "--seeds x", "--methods deeptune,bogus",
+        "--methods ,", "--ensemble", "--ensemble --seeds 1", "--aux-scale log", "--aux-scale ''"}) {
     const auto result = runCli(evaluateCommand(folds, (dir.path / "r").string(), bad));
     INFO(bad << " -> " << result.err);
     CHECK(result.exitCode == 2);

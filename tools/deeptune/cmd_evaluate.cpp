@@ -98,6 +98,8 @@ int runEvaluate(const Args& args) {
        "how DeepTune reads transfer and wgsize: raw (the paper's) or log2")
       ("ensemble", "with --seeds 2 or more, also report deeptune-ensemble: the runs' GPU "
        "probabilities averaged")
+      ("tree-head", "also report deeptune-tree: a depth-5 tree on each trained network's "
+       "language-model states and log2 transfer and wgsize (no extra training)")
       ("workers", po::value(&workers)->default_value(2), "folds trained at once");
   // clang-format on
   po::variables_map vm;
@@ -122,6 +124,7 @@ int runEvaluate(const Args& args) {
   // Under the grouped protocols nothing of a test source may reach training: each fold derives
   // its own vocabulary; the paper's protocol keeps the paper's (the whole data set's).
   deeptune.vocabularyPerFold = protocol != "folds";
+  deeptune.keepStates = vm.count("tree-head") > 0;
   deeptune.train.batching = model::parseBatching(batching);
   deeptune.train.lstm = model::parseLstm(lstm);
   data::checkOutputNotInput(reportDir, {dataPath, foldsPath}, data::OutputKind::kFolder);
@@ -173,6 +176,7 @@ int runEvaluate(const Args& args) {
           [&](const model::FoldTraining& f) { printer.update(foldReport(f, folds), true); });
       methods.insert(methods.end(), runs.runs.begin(), runs.runs.end());
       if (ensemble) methods.push_back(runs.ensemble);
+      methods.insert(methods.end(), runs.treeHeads.begin(), runs.treeHeads.end());
       context.folds = runs.folds;
       context.settings.push_back("BLAS: " + model::loadedBlas().description);
       context.settings.push_back(deeptuneSettings(deeptune, runs, workers));
@@ -183,10 +187,10 @@ int runEvaluate(const Args& args) {
   evaluation::writeDevmapReport(reportDir, platform, rows, foldOfRow, methods, context);
 
   std::printf("%s, %s, %zu rows\n", platform.c_str(), plan.description.c_str(), rows.size());
-  std::printf("%-16s %9s %9s %9s %9s\n", "method", "accuracy", "speedup", "geomean", "%oracle");
+  std::printf("%-20s %9s %9s %9s %9s\n", "method", "accuracy", "speedup", "geomean", "%oracle");
   const auto scores = evaluation::scoreMethods(rows, foldOfRow, methods);
   for (const auto& method : scores) {
-    std::printf("%-16s %8.1f%% %8.2fx %8.2fx %8.1f%%\n", method.method.c_str(),
+    std::printf("%-20s %8.1f%% %8.2fx %8.2fx %8.1f%%\n", method.method.c_str(),
                 100 * method.overall.accuracy, method.overall.speedupMean,
                 method.overall.speedupGeomean, method.overall.oraclePercent);
   }
