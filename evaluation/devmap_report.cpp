@@ -84,7 +84,11 @@ std::string trainingMarkdown(const std::vector<model::FoldTraining>& folds) {
   for (const model::FoldTraining& f : folds) {
     std::string flags;
     if (f.training.collapsed()) flags += "collapsed ";
-    if (f.predictsOneDevice()) flags += "one device";
+    if (f.predictsOneDevice()) flags += "one device ";
+    if (f.training.keptEpoch > 0) {
+      flags += "kept epoch " + std::to_string(f.training.keptEpoch) + " (validation " +
+               percent(f.training.keptValidationAccuracy) + ")";
+    }
     md += "| " + mdCell(f.method) + " | " + std::to_string(f.seed) + " | " +
           std::to_string(f.fold) + " | " + percent(f.training.finalAccuracy) + " | " +
           percent(f.training.bestAccuracy) + " (" + std::to_string(f.training.bestEpoch) + ") | " +
@@ -202,18 +206,22 @@ std::string runsCsv(const std::vector<RepeatedScores>& groups) {
 }
 
 std::string trainingCsv(const std::vector<model::FoldTraining>& folds) {
-  std::string csv = data::csvRow({"method", "seed", "fold", "epochs", "final_loss",
-                                  "final_train_accuracy", "best_train_accuracy", "best_epoch",
-                                  "test_rows", "test_accuracy", "predicted_gpu", "collapsed"});
+  std::string csv =
+      data::csvRow({"method", "seed", "fold", "epochs", "final_loss", "final_train_accuracy",
+                    "best_train_accuracy", "best_epoch", "test_rows", "test_accuracy",
+                    "predicted_gpu", "collapsed", "kept_epoch", "validation_accuracy"});
   for (const model::FoldTraining& f : folds) {
-    csv +=
-        data::csvRow({f.method, std::to_string(f.seed), std::to_string(f.fold),
-                      std::to_string(f.training.epochs), formatNumber("%.6f", f.training.finalLoss),
-                      formatNumber("%.4f", f.training.finalAccuracy * 100.0),
-                      formatNumber("%.4f", f.training.bestAccuracy * 100.0),
-                      std::to_string(f.training.bestEpoch), std::to_string(f.testRows),
-                      formatNumber("%.4f", f.testAccuracy() * 100.0),
-                      std::to_string(f.predictedGpu), f.training.collapsed() ? "1" : "0"});
+    csv += data::csvRow(
+        {f.method, std::to_string(f.seed), std::to_string(f.fold),
+         std::to_string(f.training.epochs), formatNumber("%.6f", f.training.finalLoss),
+         formatNumber("%.4f", f.training.finalAccuracy * 100.0),
+         formatNumber("%.4f", f.training.bestAccuracy * 100.0),
+         std::to_string(f.training.bestEpoch), std::to_string(f.testRows),
+         formatNumber("%.4f", f.testAccuracy() * 100.0), std::to_string(f.predictedGpu),
+         f.training.collapsed() ? "1" : "0",
+         f.training.keptEpoch > 0 ? std::to_string(f.training.keptEpoch) : "",
+         f.training.keptEpoch > 0 ? formatNumber("%.4f", f.training.keptValidationAccuracy * 100.0)
+                                  : ""});
   }
   return csv;
 }

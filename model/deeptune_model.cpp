@@ -26,6 +26,7 @@ DeepTuneNetOptions networkOptions(const ModelInfo& info) {
   options.auxInputs = sizes.auxInputs;
   options.denseSize = sizes.dense;
   options.outputs = sizes.outputs;
+  options.meanPooling = info.pooling == "mean";
   return options;
 }
 
@@ -292,6 +293,8 @@ TrainingSummary DeepTuneModel::train(const std::vector<Example>& examples,
       torch::optim::AdamOptions(options.learningRate).eps(1e-7));  // Keras' epsilon
   std::mt19937_64 random(options.seed);
   TrainingSummary summary;
+  if (!options.validation.empty()) checkExamples(options.validation, impl_->info, true);
+  std::vector<torch::Tensor> kept;  // the weights of the best validation epoch so far
 
   for (int epoch = 1; epoch <= options.epochs; ++epoch) {
     const auto started = std::chrono::steady_clock::now();
@@ -322,8 +325,32 @@ TrainingSummary DeepTuneModel::train(const std::vector<Example>& examples,
     report.accuracy = static_cast<double>(correct) / static_cast<double>(examples.size());
     report.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (!options.validation.empty()) {
+      const auto predicted = predict(options.validation);  // switches to eval mode
+      net->train();
+      size_t right = 0;
+      for (size_t i = 0; i < predicted.size(); ++i) {
+        right += (predicted[i][1] > predicted[i][0] ? 1 : 0) == options.validation[i].label;
+      }
+      report.validationAccuracy =
+          static_cast<double>(right) / static_cast<double>(predicted.size());
+      if (report.validationAccuracy > summary.keptValidationAccuracy) {
+        summary.keptValidationAccuracy = report.validationAccuracy;
+        summary.keptEpoch = epoch;
+        torch::NoGradGuard noGrad;
+        kept.clear();
+        for (const auto& parameter : net->parameters()) kept.push_back(parameter.detach().clone());
+        for (const auto& buffer : net->buffers()) kept.push_back(buffer.detach().clone());
+      }
+    }
     summary.add(report);
     if (progress) progress(report);
+  }
+  if (!kept.empty()) {
+    torch::NoGradGuard noGrad;
+    size_t next = 0;
+    for (auto& parameter : net->parameters()) parameter.copy_(kept[next++]);
+    for (auto& buffer : net->buffers()) buffer.copy_(kept[next++]);
   }
   net->eval();
   return summary;

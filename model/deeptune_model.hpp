@@ -27,10 +27,13 @@ struct ModelInfo {
   /// How the auxiliary inputs enter the network: "raw" (the paper's: as given, then BatchNorm)
   /// or "log2" (log2(1 + max(0, value)) first; scaledAuxInput()).
   std::string auxScale = "raw";
-  std::vector<std::string> labels;      ///< e.g. {"CPU", "GPU"}
-  int maxLength = 1024;                 ///< sequences keep their last maxLength tokens
-  bool paperPadding = false;            ///< pre-pad every sequence to maxLength (the paper's Keras)
-  std::string dataFingerprint;          ///< hash of the training data, "" if untrained
+  /// What the heads read of the LSTM: "last" (the paper's: layer 2's state at the last token)
+  /// or "mean" (its mean over every token).
+  std::string pooling = "last";
+  std::vector<std::string> labels;  ///< e.g. {"CPU", "GPU"}
+  int maxLength = 1024;             ///< sequences keep their last maxLength tokens
+  bool paperPadding = false;        ///< pre-pad every sequence to maxLength (the paper's Keras)
+  std::string dataFingerprint;      ///< hash of the training data, "" if untrained
   int trainingRows = 0;
   std::string trainingCommand;  ///< how it was made, for provenance
   /// The model whose language model (embedding and LSTM layers) this one started from, as
@@ -56,6 +59,9 @@ struct TrainOptions {
   /// Threads of the fast LSTM's loops, each taking every n-th sequence of a batch: the model
   /// trained is the same, bit for bit, for any number (tests/test_fast_lstm.cpp).
   int lstmThreads = 1;
+  /// Early stopping: when non-empty, the model is scored on these examples (labels required)
+  /// after every epoch and ends with the weights of the first epoch that scored best.
+  std::vector<Example> validation;
 };
 
 /// One auxiliary input as the network reads it under `info.auxScale`.

@@ -2,13 +2,37 @@
 #include "model/devmap_deeptune.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <random>
 
 #include "model/devmap_data.hpp"
 #include "model/model_error.hpp"
 
 namespace deeptune::model {
+
+std::vector<Example> holdOutSources(std::vector<Example>& train, double fraction, uint64_t seed) {
+  std::map<std::vector<int>, std::vector<size_t>> sources;  // sorted: the same on every platform
+  for (size_t i = 0; i < train.size(); ++i) sources[train[i].tokens].push_back(i);
+  if (fraction <= 0 || sources.size() < 2) return {};
+  std::vector<const std::vector<size_t>*> order;
+  for (const auto& entry : sources) order.push_back(&entry.second);
+  std::mt19937_64 random(seed);
+  for (size_t i = order.size() - 1; i > 0; --i) std::swap(order[i], order[random() % (i + 1)]);
+  const size_t count = std::clamp<size_t>(
+      static_cast<size_t>(std::lround(fraction * static_cast<double>(order.size()))), 1,
+      order.size() - 1);
+  std::vector<bool> held(train.size(), false);
+  for (size_t s = 0; s < count; ++s) {
+    for (size_t i : *order[s]) held[i] = true;
+  }
+  std::vector<Example> kept, validation;
+  for (size_t i = 0; i < train.size(); ++i) (held[i] ? validation : kept).push_back(train[i]);
+  train = std::move(kept);
+  return validation;
+}
 
 data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows,
                                         const tokenizer::Vocabulary& vocabulary,
@@ -22,6 +46,7 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
                                 : devmapExamples(rows, vocabulary, options.maxLength));
   ModelInfo sharedInfo = devmapModelInfo(vocabulary, options.maxLength, options.paperPadding);
   sharedInfo.auxScale = options.auxScale;
+  sharedInfo.pooling = options.pooling;
   return [allRows, examples, sharedInfo, options, progress, done](
              const std::vector<size_t>& trainRows, const std::vector<size_t>& testRows, int fold) {
     std::vector<Example> train, test;
@@ -34,6 +59,7 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
           devmapVocabulary(trainData, "fold " + std::to_string(fold + 1));
       info = devmapModelInfo(foldVocabulary, options.maxLength, options.paperPadding);
       info.auxScale = options.auxScale;
+      info.pooling = options.pooling;
       train = devmapExamples(trainData, foldVocabulary, options.maxLength);
       test = devmapExamples(testData, foldVocabulary, options.maxLength);
     } else {
@@ -42,6 +68,9 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
     }
     TrainOptions trainOptions = options.train;
     trainOptions.seed = options.train.seed + static_cast<uint64_t>(fold);
+    // The states are kept for every training row, held out for validation or not.
+    const std::vector<Example> allTrain = options.keepStates ? train : std::vector<Example>{};
+    trainOptions.validation = holdOutSources(train, options.earlyStopping, trainOptions.seed);
     DeepTuneModel model(info, trainOptions.seed);
     FoldTraining record;
     record.seed = trainOptions.seed;
@@ -62,7 +91,7 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
     record.vocabularySize = info.vocabulary.size();
     if (options.keepStates) {
       record.trainRowIndices = trainRows;
-      record.trainStates = model.languageModelStates(train);
+      record.trainStates = model.languageModelStates(allTrain);
       record.testStates = model.languageModelStates(test);
     }
     record.testRows = test.size();

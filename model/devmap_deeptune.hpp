@@ -19,13 +19,23 @@ struct DeepTuneMethodOptions {
   int maxLength = 1024;
   bool paperPadding = false;
   std::string auxScale = "raw";  ///< ModelInfo::auxScale of every fold's model
+  std::string pooling = "last";  ///< ModelInfo::pooling of every fold's model
   /// Each fold derives its vocabulary from its training rows' sources (what the grouped
   /// protocols need: nothing of a test source seen); else the vocabulary handed in is used.
   bool vocabularyPerFold = false;
   /// Keep each fold's language-model states of its rows in the FoldTraining record (for a head
   /// fitted on them afterwards, e.g. evaluation's tree head).
   bool keepStates = false;
+  /// Early stopping: this fraction of a fold's training sources (whole sources, drawn with the
+  /// fold's seed) is held out of its training as validation (TrainOptions::validation); 0 = off.
+  double earlyStopping = 0;
 };
+
+/// Moves `fraction` of the distinct sources (token sequences) of `train` into the returned
+/// validation set: at least one source, and at least one left; Fisher-Yates over the sources in
+/// sorted order with mt19937_64(seed), so the split is the same on every platform. Returns an
+/// empty set (and leaves `train` alone) when fraction is 0 or there are fewer than 2 sources.
+std::vector<Example> holdOutSources(std::vector<Example>& train, double fraction, uint64_t seed);
 
 /// Called after every epoch of every fold (from the fold's worker thread).
 using FoldProgressCallback = std::function<void(int fold, const EpochProgress&)>;

@@ -234,6 +234,21 @@ Tensor previousRows(const StepLayout& layout) {
   return indexTensor(rows);
 }
 
+/// The rank each row of the layout belongs to.
+Tensor rankOfRows(const StepLayout& layout) {
+  std::vector<int64_t> ranks;
+  ranks.reserve(static_cast<size_t>(layout.rows()));
+  for (int64_t t = 0; t < layout.steps(); ++t) {
+    for (int64_t r = 0; r < layout.active[static_cast<size_t>(t)]; ++r) ranks.push_back(r);
+  }
+  return indexTensor(ranks);
+}
+
+/// Each rank's length as floats, [ranks].
+Tensor rankLengths(const StepLayout& layout) {
+  return indexTensor(layout.length).to(torch::kFloat32);
+}
+
 /// The token of every row of the layout; each must index one of `tableRows` table rows.
 Tensor rowTokens(const StepLayout& layout, const Tensor& tokens, int64_t tableRows) {
   const Tensor flat = tokens.to(torch::kInt64).contiguous();
@@ -325,7 +340,7 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
   static Tensor forward(torch::autograd::AutogradContext* context, Tensor embedding, Tensor input1,
                         Tensor recurrent1, Tensor inputBias1, Tensor recurrentBias1, Tensor input2,
                         Tensor recurrent2, Tensor inputBias2, Tensor recurrentBias2, Tensor tokens,
-                        Tensor lengths, int64_t threads) {
+                        Tensor lengths, int64_t threads, bool meanPooling) {
     const int64_t hidden = recurrent1.size(1);
     const StepLayout layout = layoutOf(lengths, tokens.size(1));
     const int64_t parts = threadsFor(layout, threads);
@@ -385,19 +400,27 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
                    hidden, share);
     });
 
-    std::vector<int64_t> lastRows;
-    for (size_t r = 0; r < layout.order.size(); ++r) {
-      lastRows.push_back(layout.offset[static_cast<size_t>(layout.length[r] - 1)] +
-                         static_cast<int64_t>(r));
-    }
     const Tensor order = indexTensor(layout.order);
     Tensor result = torch::zeros({static_cast<int64_t>(layout.order.size()), hidden});
-    result.index_copy_(0, order, h2.index_select(0, indexTensor(lastRows)));
+    if (meanPooling) {
+      // Every step's state summed into its rank, then divided by the rank's length.
+      const Tensor sums = torch::zeros({static_cast<int64_t>(layout.order.size()), hidden})
+                              .index_add_(0, rankOfRows(layout), h2);
+      result.index_copy_(0, order, sums / rankLengths(layout).unsqueeze(1));
+    } else {
+      std::vector<int64_t> lastRows;
+      for (size_t r = 0; r < layout.order.size(); ++r) {
+        lastRows.push_back(layout.offset[static_cast<size_t>(layout.length[r] - 1)] +
+                           static_cast<int64_t>(r));
+      }
+      result.index_copy_(0, order, h2.index_select(0, indexTensor(lastRows)));
+    }
 
     context->save_for_backward({embedding, input1, recurrent1, input2, recurrent2});
     context->saved_data["lengths"] = lengths;
     context->saved_data["width"] = tokens.size(1);
     context->saved_data["threads"] = threads;
+    context->saved_data["mean_pooling"] = meanPooling;
     context->saved_data["ids"] = ids;
     context->saved_data["gates1"] = gates1;
     context->saved_data["c1"] = c1;
@@ -427,13 +450,22 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
     const Tensor given = gradients[0].defined()
                              ? gradients[0].contiguous()
                              : torch::zeros({static_cast<int64_t>(layout.order.size()), hidden});
-    const Tensor atEnd = given.index_select(0, indexTensor(layout.order)).contiguous();
+    const Tensor ranked = given.index_select(0, indexTensor(layout.order));
+    // Last state: the gradient enters at each sequence's last step. Mean: at every step, divided
+    // by the sequence's length.
+    const bool meanPooling = context->saved_data["mean_pooling"].toBool();
+    const Tensor atEnd = meanPooling ? Tensor() : ranked.contiguous();
+    const Tensor atEvery = meanPooling ? (ranked / rankLengths(layout).unsqueeze(1))
+                                             .index_select(0, rankOfRows(layout))
+                                             .contiguous()
+                                       : Tensor();
     Tensor dz2 = workspace(layout.rows(), 4 * hidden);
     const Tensor recurrent2Rows = recurrent2.contiguous(), gates2 = tensor("gates2"),
                  c2 = tensor("c2");
     onThreads(parts, [&](RankShare share) {
-      layerBackward(layout, floats(recurrent2Rows), floats(gates2), floats(c2), floats(atEnd),
-                    nullptr, floats(dz2), hidden, share);
+      layerBackward(layout, floats(recurrent2Rows), floats(gates2), floats(c2),
+                    atEnd.defined() ? floats(atEnd) : nullptr,
+                    atEvery.defined() ? floats(atEvery) : nullptr, floats(dz2), hidden, share);
     });
     Tensor before2 = workspace(laterRows, hidden);  // the h each recurrent product read
     torch::index_select_out(before2, h2, 0, previous);
@@ -458,8 +490,8 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
     const Tensor dTable = torch::zeros({embedding.size(0), 4 * hidden}).index_add_(0, ids, dz1);
     const Tensor dInput1 = dTable.t().mm(embedding);
     const Tensor dEmbedding = dTable.mm(input1);
-    return {dEmbedding,  dInput1, dRecurrent1, dBias1,   dBias1,   dInput2,
-            dRecurrent2, dBias2,  dBias2,      Tensor(), Tensor(), Tensor()};
+    return {dEmbedding, dInput1, dRecurrent1, dBias1,   dBias1,   dInput2, dRecurrent2,
+            dBias2,     dBias2,  Tensor(),    Tensor(), Tensor(), Tensor()};
   }
 };
 
@@ -469,7 +501,7 @@ bool fastLstmSupports(int64_t hidden) { return hidden > 0 && hidden % (4 * kLane
 
 Tensor fastLstmEncode(const Tensor& embedding, const LstmLayerWeights& layer1,
                       const LstmLayerWeights& layer2, const Tensor& tokens, const Tensor& lengths,
-                      int threads) {
+                      int threads, bool meanPooling) {
   const int64_t hidden = layer1.recurrent.size(1);
   if (!fastLstmSupports(hidden) || layer2.recurrent.size(1) != hidden ||
       layer2.input.size(1) != hidden || tokens.dim() != 2 || tokens.size(1) < 1 ||
@@ -486,7 +518,7 @@ Tensor fastLstmEncode(const Tensor& embedding, const LstmLayerWeights& layer1,
   return FastLstmFunction::apply(embedding, layer1.input, layer1.recurrent, layer1.inputBias,
                                  layer1.recurrentBias, layer2.input, layer2.recurrent,
                                  layer2.inputBias, layer2.recurrentBias, tokens, lengths,
-                                 static_cast<int64_t>(threads));
+                                 static_cast<int64_t>(threads), meanPooling);
 }
 
 }  // namespace deeptune::model::internal

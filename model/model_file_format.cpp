@@ -24,8 +24,10 @@ constexpr const char* kWeightEncoding = "float32-le";
 /// The inputs a task's model takes, declared once by name, type and shape.
 nlohmann::json declaredInputs(const ModelInfo& info) {
   nlohmann::json inputs = nlohmann::json::array();
-  inputs.push_back(
-      {{"name", "tokens"}, {"type", "int64"}, {"shape", {-1}}, {"max_length", info.maxLength}});
+  nlohmann::json tokens = {
+      {"name", "tokens"}, {"type", "int64"}, {"shape", {-1}}, {"max_length", info.maxLength}};
+  if (info.pooling != "last") tokens["pooling"] = info.pooling;  // older files have none
+  inputs.push_back(tokens);
   for (const auto& name : info.auxInputs) {
     nlohmann::json input = {{"name", name}, {"type", "float32"}, {"shape", {1}}};
     if (info.auxScale != "raw") input["scale"] = info.auxScale;  // older files have none
@@ -109,6 +111,9 @@ void validateInfo(const ModelInfo& info) {
   if (info.auxScale != "raw" && info.auxScale != "log2") {
     throw ModelError("unknown scale '" + info.auxScale + "' of the auxiliary inputs (raw, log2)");
   }
+  if (info.pooling != "last" && info.pooling != "mean") {
+    throw ModelError("unknown pooling '" + info.pooling + "' of the token states (last, mean)");
+  }
 }
 
 /// Says what is wrong with a file whose magic line does not match its contents: another format
@@ -152,6 +157,7 @@ ModelInfo infoOf(const nlohmann::json& header, const std::string& path) {
   info.paperPadding = padding == "paper";
   const auto& inputs = header.at("inputs");
   info.maxLength = inputs.at(0).at("max_length").get<int>();
+  info.pooling = inputs.at(0).value("pooling", std::string("last"));
   for (size_t i = 1; i < inputs.size(); ++i) {
     info.auxInputs.push_back(inputs.at(i).at("name").get<std::string>());
     info.auxScale = inputs.at(i).value("scale", std::string("raw"));

@@ -48,7 +48,7 @@ inline __attribute__((always_inline)) void cell(const float* gates, float* c, fl
 /// A thread's buffers for runLayers, kept from call to call (a 1024-token kernel's layer-2 inputs
 /// are 1 MiB: allocated afresh, every call paid for mapping and zeroing them).
 struct LayerBuffers {
-  std::vector<float> c1, c2, gates, h1, input2;
+  std::vector<float> c1, c2, gates, h1, input2, h2Sum;
 };
 
 LayerBuffers& threadBuffers() {
@@ -56,7 +56,8 @@ LayerBuffers& threadBuffers() {
   return buffers;
 }
 
-/// Both LSTM layers over `sequence`; the last state of layer 2 into `h2`. Layer 1 runs step by
+/// Both LSTM layers over `sequence`; the last state of layer 2 into `h2` (or, with
+/// `meanPooling`, the mean of its states over the steps). Layer 1 runs step by
 /// step, then layer 2's input projection of every step is one product (each weight row loaded
 /// once for four steps rather than once per step), then layer 2's recurrence. The products are
 /// addRowProducts' (the gate sums held in registers over each block of columns); the gate
@@ -64,9 +65,10 @@ LayerBuffers& threadBuffers() {
 __attribute__((target_clones("avx2", "default"))) void runLayers(
     const int64_t* sequence, int64_t steps, int64_t hidden, const float* inputTable,
     const float* recurrent1T, const float* input2T, const float* recurrent2T, const float* bias2,
-    float* h2, LayerBuffers& buffers) {
+    float* h2, bool meanPooling, LayerBuffers& buffers) {
   const int64_t width = 4 * hidden;
-  auto& [c1, c2, gates, h1, input2] = buffers;
+  auto& [c1, c2, gates, h1, input2, h2Sum] = buffers;
+  h2Sum.assign(meanPooling ? static_cast<size_t>(hidden) : 0, 0.0f);
   c1.assign(static_cast<size_t>(hidden), 0.0f);
   c2.assign(static_cast<size_t>(hidden), 0.0f);
   gates.resize(static_cast<size_t>(width));
@@ -85,6 +87,13 @@ __attribute__((target_clones("avx2", "default"))) void runLayers(
     std::copy(input2.begin() + t * width, input2.begin() + (t + 1) * width, gates.begin());
     addRowProducts(gates.data(), h2, recurrent2T, 1, hidden, width);
     cell(gates.data(), c2.data(), h2, hidden);
+    if (meanPooling) {
+      for (int64_t j = 0; j < hidden; ++j) h2Sum[static_cast<size_t>(j)] += h2[j];
+    }
+  }
+  if (meanPooling) {
+    for (int64_t j = 0; j < hidden; ++j)
+      h2[j] = h2Sum[static_cast<size_t>(j)] / static_cast<float>(steps);
   }
 }
 
@@ -102,7 +111,8 @@ void releaseLargeBuffers(LayerBuffers& buffers) {
 SingleSequenceNet::SingleSequenceNet(const std::vector<NamedTensor>& tensors, const ModelInfo& info)
     : pad_(static_cast<int64_t>(info.vocabulary.size())),
       maxLength_(info.maxLength),
-      paperPadding_(info.paperPadding) {
+      paperPadding_(info.paperPadding),
+      meanPooling_(info.pooling == "mean") {
   const auto tensor = [&](const std::string& name) -> const NamedTensor& {
     return tensorNamed(tensors, name);
   };
@@ -173,7 +183,7 @@ std::vector<float> SingleSequenceNet::predict(const std::vector<int>& tokens,
   LayerBuffers& buffers = threadBuffers();
   runLayers(sequence.data(), static_cast<int64_t>(sequence.size()), hidden_, inputTable_.data(),
             recurrent1T_.data(), input2T_.data(), recurrent2T_.data(), bias2_.data(), h2.data(),
-            buffers);
+            meanPooling_, buffers);
   releaseLargeBuffers(buffers);
 
   // Head: concat(aux, h) -> BatchNorm -> Dense(relu) -> Dense(sigmoid), normalized.

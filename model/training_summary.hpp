@@ -13,8 +13,9 @@ struct EpochProgress {
   int epoch = 0;  ///< 1-based
   int epochs = 0;
   double loss = 0;
-  double accuracy = 0;  ///< training accuracy of the main output
-  double seconds = 0;   ///< wall time of the epoch
+  double accuracy = 0;             ///< training accuracy of the main output
+  double seconds = 0;              ///< wall time of the epoch
+  double validationAccuracy = -1;  ///< on TrainOptions::validation; -1 without one
 };
 
 /// A run collapsed when its final training accuracy ends more than this below its best epoch's.
@@ -27,6 +28,10 @@ struct TrainingSummary {
   double finalAccuracy = 0;
   double bestAccuracy = 0;
   int bestEpoch = 0;  ///< 1-based; the first epoch reaching bestAccuracy
+  /// With a validation set: the epoch whose weights the model kept (the first with the best
+  /// validation accuracy) and that accuracy; 0 and -1 without one.
+  int keptEpoch = 0;
+  double keptValidationAccuracy = -1;
 
   /// Adds the next epoch's figures.
   void add(const EpochProgress& epoch) {

@@ -113,21 +113,29 @@ TEST_CASE("cli evaluate: --seeds N runs the seeds of N single evaluations", "[cl
   CHECK(training.rows.size() == 4);  // 2 runs x 2 folds
 }
 
-TEST_CASE("cli evaluate: grouped by source, with the references, the ensemble and the tree head",
+TEST_CASE("cli evaluate: grouped by source, with the references and every DeepTune option",
           "[cli][evaluate]") {
   ScratchDir dir("deeptune-cli-evaluate-grouped");
   const std::string report = (dir.path / "r").string();
   const auto result = runCli(
       "evaluate --data '" + deeptune::test::paperDataDir() +
       "/cgo17-nvidia.csv' --protocol kernel --seed 7 --methods static,hand-tree,memory,deeptune "
-      "--epochs 2 --max-length 16 --seeds 2 --ensemble --tree-head --aux-scale log2 --report '" +
+      "--epochs 2 --max-length 16 --seeds 2 --ensemble --tree-head --aux-scale log2 --pooling "
+      "mean --early-stopping 0.2 --report '" +
       report + "'");
   INFO(result.err);
   REQUIRE(result.exitCode == 0);
   const std::string summary = readWholeFile(report + "/summary.md");
   CHECK_THAT(summary, Contains("| hand-tree (reference) |") && Contains("| memory (reference) |") &&
                           Contains("vocabulary derived from each fold's training sources") &&
-                          Contains("log2 aux inputs"));
+                          Contains("log2 aux inputs, mean pooling, early stopping on 0.20 of "
+                                   "the training sources"));
+  const auto training = deeptune::data::readCsv(report + "/training.csv");
+  REQUIRE(training.rows.size() == 20);  // 2 runs x 10 folds
+  for (const auto& row : training.rows) {
+    const int kept = std::stoi(row.at(training.column("kept_epoch")));
+    CHECK((kept == 1 || kept == 2));
+  }
   const auto predictions = deeptune::data::readCsv(report + "/predictions.csv");
   const auto column = [&](const char* name) {
     const auto found = predictions.findColumn(name);
@@ -163,7 +171,8 @@ TEST_CASE("cli evaluate: bad options exit 2 before any training", "[cli][evaluat
   const std::string folds = foldsModulo(dir, 2);
   for (const char* bad :
        {"--seeds 0", "--seeds 101", "--workers 0", "--seeds x", "--methods deeptune,bogus",
-        "--methods ,", "--ensemble", "--ensemble --seeds 1", "--aux-scale log", "--aux-scale ''"}) {
+        "--methods ,", "--ensemble", "--ensemble --seeds 1", "--aux-scale log", "--aux-scale ''",
+        "--pooling max", "--early-stopping 1", "--early-stopping -0.1", "--early-stopping nan"}) {
     const auto result = runCli(evaluateCommand(folds, (dir.path / "r").string(), bad));
     INFO(bad << " -> " << result.err);
     CHECK(result.exitCode == 2);

@@ -155,7 +155,11 @@ TEST_CASE("report: context, runs of several seeds and training per fold", "[repo
   fold.testRows = 2;
   fold.testCorrect = 1;
   fold.predictedGpu = 1;
-  context.folds = {fold};
+  dm::FoldTraining stopped = fold;  // early stopping kept its first epoch
+  stopped.seed = 2;
+  stopped.training.keptEpoch = 1;
+  stopped.training.keptValidationAccuracy = 0.625;
+  context.folds = {fold, stopped};
 
   deeptune::test::ScratchDir scratch("deeptune-report-context");
   const fs::path out = scratch.path / "r";
@@ -167,14 +171,17 @@ TEST_CASE("report: context, runs of several seeds and training per fold", "[repo
                           Catch::Contains("| deeptune | 2 | 87.5% ± 17.7 (75.0\xE2\x80\x93"
                                           "100.0) |"));
   CHECK_THAT(summary,
-             Catch::Contains("1 fold models; 1 collapsed") &&
+             Catch::Contains("2 fold models; 2 collapsed") &&
                  Catch::Contains("| deeptune-s1 | 1 | 0 | 55.0% | 80.0% (1) | 50.0% | 1/2 | "
-                                 "collapsed  |"));
+                                 "collapsed  |") &&
+                 Catch::Contains("| 2 | 0 | 55.0% | 80.0% (1) | 50.0% | 1/2 | collapsed kept "
+                                 "epoch 1 (validation 62.5%) |"));
   const std::string runs = slurp(out / "runs.csv");
   CHECK_THAT(runs, Catch::Contains("\ndeeptune,2,87.500000,17.677670,75.000000,100.000000,"));
   CHECK_THAT(runs, Catch::Contains("\nstatic,1,100.000000,0.000000,"));
   CHECK(slurp(out / "training.csv") ==
         "method,seed,fold,epochs,final_loss,final_train_accuracy,best_train_accuracy,best_epoch,"
-        "test_rows,test_accuracy,predicted_gpu,collapsed\n"
-        "deeptune-s1,1,0,2,0.900000,55.0000,80.0000,1,2,50.0000,1,1\n");
+        "test_rows,test_accuracy,predicted_gpu,collapsed,kept_epoch,validation_accuracy\n"
+        "deeptune-s1,1,0,2,0.900000,55.0000,80.0000,1,2,50.0000,1,1,,\n"
+        "deeptune-s1,2,0,2,0.900000,55.0000,80.0000,1,2,50.0000,1,1,1,62.5000\n");
 }

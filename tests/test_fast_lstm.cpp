@@ -42,6 +42,8 @@ double relativeError(const torch::Tensor& a, const torch::Tensor& b) {
 TEST_CASE("the hand-written LSTM computes LibTorch's outputs and gradients", "[model][lstm]") {
   torch::manual_seed(11);
   DeepTuneNetOptions options;  // the paper's sizes: 128 tokens, 64-wide embedding and layers
+  options.meanPooling = GENERATE(false, true);  // the last state, or the mean over the steps
+  INFO("mean pooling " << options.meanPooling);
   DeepTuneNet net(options);
   {
     torch::NoGradGuard noGrad;  // weights wider than Keras' start, so no gate sits still

@@ -13,6 +13,9 @@ struct DeepTuneNetOptions {
   int64_t auxInputs = 2;  ///< transfer, wgsize (0 for thread coarsening)
   int64_t denseSize = 32;
   int64_t outputs = 2;  ///< CPU/GPU, or the 6 coarsening factors
+  /// h is layer 2's state at the sequence's last step (the paper's) or, true, its mean over the
+  /// sequence's steps.
+  bool meanPooling = false;
 };
 
 /// Outputs for each row: the main decision and the language model's auxiliary output, both
@@ -35,7 +38,8 @@ class DeepTuneNetImpl : public torch::nn::Module {
   DeepTuneOutputs forward(const torch::Tensor& tokens, const torch::Tensor& lengths,
                           const torch::Tensor& rowSource, const torch::Tensor& aux);
 
-  /// The language model's state h for each sequence: [S, lstmSize].
+  /// The language model's state h for each sequence (last or mean, options().meanPooling):
+  /// [S, lstmSize].
   torch::Tensor encode(const torch::Tensor& tokens, const torch::Tensor& lengths);
 
   /// Keras 2.0 default initialization (uniform embedding, Glorot/orthogonal LSTM with forget

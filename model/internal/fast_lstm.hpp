@@ -24,9 +24,11 @@ bool fastLstmSupports(int64_t hidden);
 /// only the recurrent products and the gates run step by step (over the sequences still
 /// running, longest first), and each weight gradient is one product after the loop. The loops
 /// run on `threads` threads (each taking every n-th sequence); the result is the same, bit for
-/// bit, for any number.
+/// bit, for any number. With `meanPooling`, the mean of layer 2's states over each sequence's
+/// steps instead of its last one.
 torch::Tensor fastLstmEncode(const torch::Tensor& embedding, const LstmLayerWeights& layer1,
                              const LstmLayerWeights& layer2, const torch::Tensor& tokens,
-                             const torch::Tensor& lengths, int threads = 1);
+                             const torch::Tensor& lengths, int threads = 1,
+                             bool meanPooling = false);
 
 }  // namespace deeptune::model::internal

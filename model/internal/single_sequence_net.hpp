@@ -24,7 +24,7 @@ class SingleSequenceNet {
 
  private:
   int64_t hidden_, auxInputs_, denseSize_, outputs_, pad_, maxLength_;
-  bool paperPadding_;
+  bool paperPadding_, meanPooling_;
   std::vector<float> inputTable_;             ///< [tokens + 1][4 hidden]
   std::vector<float> recurrent1T_;            ///< [hidden][4 hidden]
   std::vector<float> input2T_;                ///< [hidden][4 hidden]

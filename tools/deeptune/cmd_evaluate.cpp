@@ -44,7 +44,15 @@ std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
                              const evaluation::DeepTuneRuns& runs, int requestedWorkers) {
   std::string seeds;
   for (uint64_t seed : runs.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(seed);
-  char line[400];
+  std::string variant;  // what differs from the paper's network and training
+  if (options.auxScale != "raw") variant += ", " + options.auxScale + " aux inputs";
+  if (options.pooling != "last") variant += ", " + options.pooling + " pooling";
+  if (options.earlyStopping > 0) {
+    char fraction[32];
+    std::snprintf(fraction, sizeof fraction, "%.2f", options.earlyStopping);
+    variant += ", early stopping on " + std::string(fraction) + " of the training sources";
+  }
+  char line[512];
   std::snprintf(
       line, sizeof line,
       "DeepTune: %d epochs, batches of %d (%s), last %d tokens%s, %s LSTM%s; seeds %s (fold f "
@@ -52,8 +60,7 @@ std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
       options.train.epochs, options.train.batchSize,
       model::batchingName(options.train.batching).c_str(), options.maxLength,
       options.paperPadding ? ", paper padding" : "", model::lstmName(options.train.lstm).c_str(),
-      options.auxScale == "raw" ? "" : (", " + options.auxScale + " aux inputs").c_str(),
-      seeds.c_str(), runs.workers, requestedWorkers);
+      variant.c_str(), seeds.c_str(), runs.workers, requestedWorkers);
   return line;
 }
 
@@ -98,6 +105,12 @@ int runEvaluate(const Args& args) {
        "how DeepTune reads transfer and wgsize: raw (the paper's) or log2")
       ("ensemble", "with --seeds 2 or more, also report deeptune-ensemble: the runs' GPU "
        "probabilities averaged")
+      ("pooling", po::value(&deeptune.pooling)->default_value("last"),
+       "what DeepTune's heads read of the LSTM: its state at the last token (the paper's) or "
+       "the mean over every token")
+      ("early-stopping", po::value(&deeptune.earlyStopping)->default_value(0),
+       "hold out this fraction of each fold's training sources and keep the epoch that scores "
+       "best on them (0: off, the paper's)")
       ("tree-head", "also report deeptune-tree: a depth-5 tree on each trained network's "
        "language-model states and log2 transfer and wgsize (no extra training)")
       ("workers", po::value(&workers)->default_value(2), "folds trained at once");
@@ -118,6 +131,12 @@ int runEvaluate(const Args& args) {
   deeptune.paperPadding = vm.count("paper-padding") > 0;
   if (deeptune.auxScale != "raw" && deeptune.auxScale != "log2") {
     throw UsageError("evaluate: --aux-scale is raw or log2, not '" + deeptune.auxScale + "'");
+  }
+  if (deeptune.pooling != "last" && deeptune.pooling != "mean") {
+    throw UsageError("evaluate: --pooling is last or mean, not '" + deeptune.pooling + "'");
+  }
+  if (!(deeptune.earlyStopping >= 0 && deeptune.earlyStopping < 1)) {
+    throw UsageError("evaluate: --early-stopping is a fraction from 0 to below 1");
   }
   const bool ensemble = vm.count("ensemble") > 0;
   if (ensemble && seeds < 2) throw UsageError("evaluate: --ensemble needs --seeds 2 or more");

@@ -19,7 +19,7 @@ int runTrain(const Args& args) {
   std::string task, dataPath, output, vocabPath, platform, transferFrom;
   model::TrainOptions train;
   int maxLength = 1024;
-  std::string batching, lstm, auxScale;
+  std::string batching, lstm, auxScale, pooling;
   // clang-format off
   options.add_options()
       ("task", po::value(&task)->default_value("devmap"), "task: devmap or coarsening")
@@ -44,7 +44,10 @@ int runTrain(const Args& args) {
       ("max-length", po::value(&maxLength)->default_value(1024), "keep the last N tokens")
       ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)")
       ("aux-scale", po::value(&auxScale)->default_value("raw"),
-       "devmap: how the model reads transfer and wgsize: raw (the paper's) or log2");
+       "devmap: how the model reads transfer and wgsize: raw (the paper's) or log2")
+      ("pooling", po::value(&pooling)->default_value("last"),
+       "what the heads read of the LSTM: its state at the last token (the paper's) or the mean "
+       "over every token");
   // clang-format on
   po::variables_map vm;
   if (!parseOptions(args,
@@ -62,6 +65,9 @@ int runTrain(const Args& args) {
   }
   if (auxScale != "raw" && (auxScale != "log2" || task != "devmap")) {
     throw UsageError("train: --aux-scale is raw or log2 (devmap only), not '" + auxScale + "'");
+  }
+  if (pooling != "last" && pooling != "mean") {
+    throw UsageError("train: --pooling is last or mean, not '" + pooling + "'");
   }
   if (train.epochs < 1 || train.batchSize < 1 || maxLength < 1) {
     throw UsageError("train: --epochs, --batch-size and --max-length must be positive");
@@ -110,11 +116,11 @@ int runTrain(const Args& args) {
       : !vocabPath.empty() ? tokenizer::Vocabulary::load(vocabPath)
       : task == "devmap"   ? model::devmapVocabulary(devmapRows, dataPath)
                            : model::coarseningVocabulary(kernels, dataPath);
-  model::DeepTuneModel network(
-      task == "devmap"
-          ? model::devmapModelInfo(vocabulary, maxLength, vm.count("paper-padding") > 0)
-          : model::coarseningModelInfo(vocabulary, maxLength),
-      train.seed);
+  model::ModelInfo info = task == "devmap" ? model::devmapModelInfo(vocabulary, maxLength,
+                                                                    vm.count("paper-padding") > 0)
+                                           : model::coarseningModelInfo(vocabulary, maxLength);
+  info.pooling = pooling;
+  model::DeepTuneModel network(std::move(info), train.seed);
   if (source) {
     network.transferLanguageModel(*source);
     network.info().transferredFrom = transferFrom + " (" + source->info().task + " model, data " +
