@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "baselines/grewe_tree.hpp"
+#include "evaluation/boosted_trees.hpp"
 #include "evaluation/cross_validation.hpp"
 #include "evaluation/evaluation_error.hpp"
 #include "model/compute_environment.hpp"
@@ -32,45 +33,76 @@ MethodPredictions ensembleOf(const std::vector<model::FoldTraining>& folds, size
   return ensemble;
 }
 
-/// A tree head's features of one row: the language model's state, then log2 of the two launch
+/// A state head's features of one row: the language model's state, then log2 of the two launch
 /// inputs.
-std::vector<double> treeHeadFeatures(const std::vector<float>& state, const data::DevmapRow& row) {
-  std::vector<double> features(state.begin(), state.end());
-  features.push_back(std::log2(std::max(1.0, row.transfer)));
-  features.push_back(std::log2(std::max(1.0, static_cast<double>(row.wgsize))));
+std::vector<float> stateHeadFeatures(const std::vector<float>& state, const data::DevmapRow& row) {
+  std::vector<float> features(state.begin(), state.end());
+  features.push_back(static_cast<float>(std::log2(std::max(1.0, row.transfer))));
+  features.push_back(static_cast<float>(std::log2(std::max(1.0, static_cast<double>(row.wgsize)))));
   return features;
 }
 
-/// One run's tree head: per fold, a DecisionTree (the Grewe tree's options) fitted on the
-/// training rows' states and launch inputs, predicting the test rows.
-MethodPredictions treeHeadOf(const std::vector<model::FoldTraining>& folds,
-                             const std::vector<data::DevmapRow>& rows, const std::string& name) {
-  MethodPredictions head{name, std::vector<std::string>(rows.size()), "deeptune-tree"};
+/// One fold's state-head data: training features and labels, test features.
+struct FoldFeatures {
+  std::vector<std::vector<float>> train, test;
+  std::vector<int> labels;
+};
+
+FoldFeatures foldFeatures(const model::FoldTraining& fold,
+                          const std::vector<data::DevmapRow>& rows) {
+  if (fold.trainStates.size() != fold.trainRowIndices.size() ||
+      fold.testStates.size() != fold.testRowIndices.size()) {
+    throw EvaluationError("state head: fold " + std::to_string(fold.fold + 1) +
+                          " kept no language-model states");
+  }
+  FoldFeatures features;
+  for (size_t i = 0; i < fold.trainRowIndices.size(); ++i) {
+    const data::DevmapRow& row = rows.at(fold.trainRowIndices[i]);
+    features.train.push_back(stateHeadFeatures(fold.trainStates[i], row));
+    features.labels.push_back(row.oracle == "GPU" ? 1 : 0);
+  }
+  for (size_t i = 0; i < fold.testRowIndices.size(); ++i) {
+    features.test.push_back(stateHeadFeatures(fold.testStates[i], rows.at(fold.testRowIndices[i])));
+  }
+  return features;
+}
+
+/// One run's state head: per fold, `predictFold` (training features, labels, test features ->
+/// GPU probability of each test row) fitted and applied; each row's probability and device.
+template <typename PredictFold>
+MethodPredictions stateHeadOf(const std::vector<model::FoldTraining>& folds,
+                              const std::vector<data::DevmapRow>& rows, const std::string& name,
+                              const std::string& group, const PredictFold& predictFold,
+                              std::vector<double>& probabilities) {
+  MethodPredictions head{name, std::vector<std::string>(rows.size()), group};
+  probabilities.assign(rows.size(), -1.0);
   for (const model::FoldTraining& fold : folds) {
-    if (fold.trainStates.size() != fold.trainRowIndices.size() ||
-        fold.testStates.size() != fold.testRowIndices.size()) {
-      throw EvaluationError("tree head: fold " + std::to_string(fold.fold + 1) +
-                            " kept no language-model states");
-    }
-    std::vector<std::vector<double>> x;
-    std::vector<int> y;
-    for (size_t i = 0; i < fold.trainRowIndices.size(); ++i) {
-      const data::DevmapRow& row = rows.at(fold.trainRowIndices[i]);
-      x.push_back(treeHeadFeatures(fold.trainStates[i], row));
-      y.push_back(row.oracle == "GPU" ? 1 : 0);
-    }
-    baselines::DecisionTree tree;
-    tree.fit(x, y, 2);
+    const FoldFeatures features = foldFeatures(fold, rows);
+    const std::vector<double> gpu = predictFold(features);
     for (size_t i = 0; i < fold.testRowIndices.size(); ++i) {
       const size_t row = fold.testRowIndices[i];
-      head.devices.at(row) =
-          tree.predict(treeHeadFeatures(fold.testStates[i], rows.at(row))) == 1 ? "GPU" : "CPU";
+      probabilities.at(row) = gpu.at(i);
+      head.devices.at(row) = gpu[i] > 0.5 ? "GPU" : "CPU";
     }
   }
   for (const std::string& device : head.devices) {
-    if (device.empty()) throw EvaluationError("tree head: a row has no prediction");
+    if (device.empty()) throw EvaluationError(name + ": a row has no prediction");
   }
   return head;
+}
+
+/// The tree head: a DecisionTree with the Grewe tree's options (depth 5).
+std::vector<double> treeHeadFold(const FoldFeatures& features) {
+  const auto widen = [](const std::vector<std::vector<float>>& rows) {
+    std::vector<std::vector<double>> wide;
+    for (const auto& row : rows) wide.emplace_back(row.begin(), row.end());
+    return wide;
+  };
+  baselines::DecisionTree tree;
+  tree.fit(widen(features.train), features.labels, 2);
+  std::vector<double> gpu;
+  for (const auto& row : widen(features.test)) gpu.push_back(tree.predict(row) == 1 ? 1.0 : 0.0);
+  return gpu;
 }
 
 }  // namespace
@@ -79,10 +111,14 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
                                    const std::vector<int>& foldOfRow,
                                    const tokenizer::Vocabulary& vocabulary,
                                    const model::DeepTuneMethodOptions& options, int seeds,
-                                   int workers, RunProgressCallback progress,
-                                   model::FoldDoneCallback done) {
+                                   int workers, const StateHeads& heads,
+                                   RunProgressCallback progress, model::FoldDoneCallback done) {
   if (seeds < 1 || workers < 1)
     throw EvaluationError("DeepTune runs: seeds and workers must be >= 1");
+  if ((heads.tree || heads.boosted) && !options.keepStates) {
+    throw EvaluationError("DeepTune runs: state heads need the fold models' states kept");
+  }
+  std::vector<double> boostedSum(rows.size(), 0.0);
   DeepTuneRuns result;
   std::string unsafe;
   result.workers = model::safeTrainingWorkers(workers, unsafe);
@@ -114,10 +150,23 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
     std::sort(
         runFolds.begin(), runFolds.end(),
         [](const model::FoldTraining& a, const model::FoldTraining& b) { return a.fold < b.fold; });
-    if (options.keepStates) {
-      const std::string treeName =
-          seeds == 1 ? "deeptune-tree" : "deeptune-tree-s" + std::to_string(runOptions.train.seed);
-      result.treeHeads.push_back(treeHeadOf(runFolds, rows, treeName));
+    const auto headName = [&](const std::string& group) {
+      return seeds == 1 ? group : group + "-s" + std::to_string(runOptions.train.seed);
+    };
+    std::vector<double> probabilities;
+    if (heads.tree) {
+      result.treeHeads.push_back(stateHeadOf(runFolds, rows, headName("deeptune-tree"),
+                                             "deeptune-tree", treeHeadFold, probabilities));
+    }
+    if (heads.boosted) {
+      const auto boostedFold = [&](const FoldFeatures& features) {
+        BoostedTreeOptions boosted;
+        boosted.seed = runOptions.train.seed;
+        return boostedTreeProbabilities(features.train, features.labels, features.test, boosted);
+      };
+      result.boostedHeads.push_back(stateHeadOf(runFolds, rows, headName("deeptune-boosted"),
+                                                "deeptune-boosted", boostedFold, probabilities));
+      for (size_t row = 0; row < rows.size(); ++row) boostedSum[row] += probabilities[row];
     }
     for (model::FoldTraining& fold : runFolds) {  // the states have served
       fold.trainStates.clear();
@@ -126,6 +175,12 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
     result.folds.insert(result.folds.end(), runFolds.begin(), runFolds.end());
   }
   if (seeds > 1) result.ensemble = ensembleOf(result.folds, rows.size(), seeds);
+  if (seeds > 1 && heads.boosted) {
+    result.boostedEnsemble = {"deeptune-boosted-ensemble", {}, "deeptune-boosted-ensemble"};
+    for (double sum : boostedSum) {
+      result.boostedEnsemble.devices.push_back(sum / seeds > 0.5 ? "GPU" : "CPU");
+    }
+  }
   return result;
 }
 

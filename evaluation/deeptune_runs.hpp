@@ -22,11 +22,24 @@ struct DeepTuneRuns {
   /// With two runs or more: each row's GPU probability averaged over the runs, then thresholded
   /// at 0.5 (ties: CPU); named and grouped "deeptune-ensemble". Empty devices otherwise.
   MethodPredictions ensemble;
-  /// With options.keepStates, one per run: the tree head (a depth-5 tree on the run's
+  /// With StateHeads::tree, one per run: the tree head (a depth-5 tree on the run's
   /// language-model states and log2 transfer and wgsize, fitted per fold on the training rows),
   /// named "deeptune-tree" (or "deeptune-tree-s<seed>"), grouped "deeptune-tree".
   std::vector<MethodPredictions> treeHeads;
+  /// With StateHeads::boosted, one per run: XGBoost's boosted trees (BoostedTreeOptions'
+  /// defaults) on the same features, named "deeptune-boosted" (or "deeptune-boosted-s<seed>"),
+  /// grouped "deeptune-boosted"; with two runs or more also their probabilities averaged,
+  /// "deeptune-boosted-ensemble".
+  std::vector<MethodPredictions> boostedHeads;
+  MethodPredictions boostedEnsemble;
   int workers = 1;  ///< folds trained at once (see safeTrainingWorkers)
+};
+
+/// Heads fitted, after each run, on its fold models' language-model states and log2 launch
+/// inputs (no extra network training; they need options.keepStates).
+struct StateHeads {
+  bool tree = false;     ///< DeepTuneRuns::treeHeads
+  bool boosted = false;  ///< DeepTuneRuns::boostedHeads
 };
 
 /// Cross-validates DeepTune `seeds` times on the folds `foldOfRow`: run r trains fold f with seed
@@ -40,7 +53,8 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
                                    const std::vector<int>& foldOfRow,
                                    const tokenizer::Vocabulary& vocabulary,
                                    const model::DeepTuneMethodOptions& options, int seeds,
-                                   int workers, RunProgressCallback progress = {},
+                                   int workers, const StateHeads& heads = {},
+                                   RunProgressCallback progress = {},
                                    model::FoldDoneCallback done = {});
 
 }  // namespace deeptune::evaluation

@@ -11,6 +11,7 @@ $SUDO apt-get install -y -q --no-install-recommends \
   libtorch-dev libopenblas0-pthread \
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
   libboost-program-options-dev catch2 nlohmann-json3-dev help2man man-db libxxhash-dev \
+  libxgboost-dev \
   xxhash
 # LibTorch multiplies through the system BLAS. Training folds on two threads needs one that is
 # safe for concurrent calls: Debian's single-threaded OpenBLAS is not (model/README.md), so point

@@ -120,8 +120,8 @@ TEST_CASE("cli evaluate: grouped by source, with the references and every DeepTu
   const auto result = runCli(
       "evaluate --data '" + deeptune::test::paperDataDir() +
       "/cgo17-nvidia.csv' --protocol kernel --seed 7 --methods static,hand-tree,memory,deeptune "
-      "--epochs 2 --max-length 16 --seeds 2 --ensemble --tree-head --aux-scale log2 --pooling "
-      "mean --early-stopping 0.2 --report '" +
+      "--epochs 2 --max-length 16 --seeds 2 --ensemble --tree-head --boosted-head --aux-scale "
+      "log2 --pooling mean --early-stopping 0.2 --report '" +
       report + "'");
   INFO(result.err);
   REQUIRE(result.exitCode == 0);
@@ -148,6 +148,9 @@ TEST_CASE("cli evaluate: grouped by source, with the references and every DeepTu
   column("deeptune-tree-s7");
   column("deeptune-tree-s1007");
   column("hand-tree");
+  const size_t boosted = column("deeptune-boosted-s7"),
+               boostedSecond = column("deeptune-boosted-s1007"),
+               boostedEnsemble = column("deeptune-boosted-ensemble");
   size_t agreeing = 0;
   for (const auto& row : predictions.rows) {
     // No source of a test fold is in its training folds: memory has nothing to remember.
@@ -157,13 +160,16 @@ TEST_CASE("cli evaluate: grouped by source, with the references and every DeepTu
       ++agreeing;
       CHECK(row.at(ensemble) == row.at(first));
     }
+    if (row.at(boosted) == row.at(boostedSecond)) CHECK(row.at(boostedEnsemble) == row.at(boosted));
   }
   CHECK(agreeing > 0);
   const auto runs = deeptune::data::readCsv(report + "/runs.csv");
   std::vector<std::string> groups;
   for (const auto& row : runs.rows) groups.push_back(row.at(runs.column("method")));
   CHECK(groups == std::vector<std::string>{"static", "hand-tree", "memory", "deeptune",
-                                           "deeptune-ensemble", "deeptune-tree"});
+                                           "deeptune-ensemble", "deeptune-tree", "deeptune-boosted",
+                                           "deeptune-boosted-ensemble"});
+  CHECK_THAT(summary, Contains("deeptune-boosted (XGBoost, 50 rounds, depth 6"));
 }
 
 TEST_CASE("cli evaluate: bad options exit 2 before any training", "[cli][evaluate]") {

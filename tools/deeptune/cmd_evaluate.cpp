@@ -4,10 +4,12 @@
 
 #include "data/datasets.hpp"
 #include "data/file_io.hpp"
+#include "evaluation/boosted_trees.hpp"
 #include "evaluation/deeptune_runs.hpp"
 #include "evaluation/devmap_metrics.hpp"
 #include "evaluation/devmap_report.hpp"
 #include "evaluation/evaluation_plan.hpp"
+#include "evaluation/report_plots.hpp"
 #include "model/compute_environment.hpp"
 #include "model/devmap_data.hpp"
 #include "model/devmap_deeptune.hpp"
@@ -113,6 +115,8 @@ int runEvaluate(const Args& args) {
        "best on them (0: off, the paper's)")
       ("tree-head", "also report deeptune-tree: a depth-5 tree on each trained network's "
        "language-model states and log2 transfer and wgsize (no extra training)")
+      ("boosted-head", "also report deeptune-boosted: XGBoost's boosted trees on the same "
+       "states and log2 sizes (with --ensemble, also their probabilities averaged)")
       ("workers", po::value(&workers)->default_value(2), "folds trained at once");
   // clang-format on
   po::variables_map vm;
@@ -143,7 +147,10 @@ int runEvaluate(const Args& args) {
   // Under the grouped protocols nothing of a test source may reach training: each fold derives
   // its own vocabulary; the paper's protocol keeps the paper's (the whole data set's).
   deeptune.vocabularyPerFold = protocol != "folds";
-  deeptune.keepStates = vm.count("tree-head") > 0;
+  evaluation::StateHeads heads;
+  heads.tree = vm.count("tree-head") > 0;
+  heads.boosted = vm.count("boosted-head") > 0;
+  deeptune.keepStates = heads.tree || heads.boosted;
   deeptune.train.batching = model::parseBatching(batching);
   deeptune.train.lstm = model::parseLstm(lstm);
   data::checkOutputNotInput(reportDir, {dataPath, foldsPath}, data::OutputKind::kFolder);
@@ -181,6 +188,7 @@ int runEvaluate(const Args& args) {
       const int totalEpochs = folds * deeptune.train.epochs * seeds;
       const auto runs = evaluation::crossValidateDeepTune(
           rows, foldOfRow, model::devmapVocabulary(rows, dataPath), deeptune, seeds, usedWorkers,
+          heads,
           [&, done, totalEpochs](int run, int fold, const model::EpochProgress& p) {
             const int finished = ++*done;
             const double eta = printer.elapsed() / finished * (totalEpochs - finished);
@@ -196,9 +204,24 @@ int runEvaluate(const Args& args) {
       methods.insert(methods.end(), runs.runs.begin(), runs.runs.end());
       if (ensemble) methods.push_back(runs.ensemble);
       methods.insert(methods.end(), runs.treeHeads.begin(), runs.treeHeads.end());
+      methods.insert(methods.end(), runs.boostedHeads.begin(), runs.boostedHeads.end());
+      if (ensemble && heads.boosted) methods.push_back(runs.boostedEnsemble);
       context.folds = runs.folds;
       context.settings.push_back("BLAS: " + model::loadedBlas().description);
       context.settings.push_back(deeptuneSettings(deeptune, runs, workers));
+      if (deeptune.keepStates) {
+        const evaluation::BoostedTreeOptions boosted;
+        context.settings.push_back(
+            std::string("heads on each fold model's LSTM states and log2 transfer and wgsize, "
+                        "fitted on the fold's training rows: ") +
+            (heads.tree ? "deeptune-tree (a depth-5 tree, the Grewe tree's settings)" : "") +
+            (heads.tree && heads.boosted ? "; " : "") +
+            (heads.boosted
+                 ? "deeptune-boosted (XGBoost, " + std::to_string(boosted.rounds) +
+                       " rounds, depth " + std::to_string(boosted.maxDepth) + ", learning rate " +
+                       evaluation::formatNumber("%.1f", boosted.learningRate) + ", the run's seed)"
+                 : ""));
+      }
     }
     printer.update(method + ": done after " + formatDuration(printer.elapsed()), true);
   }
