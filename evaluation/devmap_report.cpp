@@ -85,6 +85,10 @@ std::string trainingMarkdown(const std::vector<model::FoldTraining>& folds) {
     std::string flags;
     if (f.training.collapsed()) flags += "collapsed ";
     if (f.predictsOneDevice()) flags += "one device ";
+    if (!f.pretrainCurve.empty()) {
+      flags += "pretrained (next-token loss " + formatNumber("%.2f", f.pretrainCurve.front()) +
+               " \xE2\x86\x92 " + formatNumber("%.2f", f.pretrainCurve.back()) + ") ";
+    }
     if (f.training.keptEpoch > 0) {
       flags += "kept epoch " + std::to_string(f.training.keptEpoch) + " (validation " +
                percent(f.training.keptValidationAccuracy) + ")";
@@ -206,10 +210,10 @@ std::string runsCsv(const std::vector<RepeatedScores>& groups) {
 }
 
 std::string trainingCsv(const std::vector<model::FoldTraining>& folds) {
-  std::string csv =
-      data::csvRow({"method", "seed", "fold", "epochs", "final_loss", "final_train_accuracy",
-                    "best_train_accuracy", "best_epoch", "test_rows", "test_accuracy",
-                    "predicted_gpu", "collapsed", "kept_epoch", "validation_accuracy"});
+  std::string csv = data::csvRow(
+      {"method", "seed", "fold", "epochs", "final_loss", "final_train_accuracy",
+       "best_train_accuracy", "best_epoch", "test_rows", "test_accuracy", "predicted_gpu",
+       "collapsed", "kept_epoch", "validation_accuracy", "pretrain_epochs", "pretrain_final_loss"});
   for (const model::FoldTraining& f : folds) {
     csv += data::csvRow(
         {f.method, std::to_string(f.seed), std::to_string(f.fold),
@@ -221,7 +225,9 @@ std::string trainingCsv(const std::vector<model::FoldTraining>& folds) {
          f.training.collapsed() ? "1" : "0",
          f.training.keptEpoch > 0 ? std::to_string(f.training.keptEpoch) : "",
          f.training.keptEpoch > 0 ? formatNumber("%.4f", f.training.keptValidationAccuracy * 100.0)
-                                  : ""});
+                                  : "",
+         f.pretrainCurve.empty() ? "" : std::to_string(f.pretrainCurve.size()),
+         f.pretrainCurve.empty() ? "" : formatNumber("%.6f", f.pretrainCurve.back())});
   }
   return csv;
 }

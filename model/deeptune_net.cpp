@@ -66,6 +66,16 @@ bool DeepTuneNetImpl::usesFastLstm() const {
 }
 
 torch::Tensor DeepTuneNetImpl::encode(const torch::Tensor& tokens, const torch::Tensor& lengths) {
+  return run(tokens, lengths, options_.meanPooling ? LstmOutput::kMean : LstmOutput::kLast);
+}
+
+torch::Tensor DeepTuneNetImpl::encodeSteps(const torch::Tensor& tokens,
+                                           const torch::Tensor& lengths) {
+  return run(tokens, lengths, LstmOutput::kEveryStep);
+}
+
+torch::Tensor DeepTuneNetImpl::run(const torch::Tensor& tokens, const torch::Tensor& lengths,
+                                   LstmOutput output) {
   if (usesFastLstm()) {
     auto parameters = lstm->named_parameters();
     const auto layer = [&](const char* suffix) {
@@ -74,16 +84,17 @@ torch::Tensor DeepTuneNetImpl::encode(const torch::Tensor& tokens, const torch::
                               parameters["bias_ih" + s], parameters["bias_hh" + s]};
     };
     return fastLstmEncode(embedding->weight, layer("_l0"), layer("_l1"), tokens, lengths,
-                          fastLstmThreads_, options_.meanPooling);
+                          fastLstmThreads_, output);
   }
   // Sequences are left-aligned (padding after them) and each one's state is read at its own
   // last step, before any padding: pad steps never change a result, and no gradient flows
   // through them. (LibTorch's packed-sequence LSTM would do the same, but its CPU backward
   // pass is ~180x slower than this.)
   const torch::Tensor outputs = std::get<0>(lstm->forward(embedding->forward(tokens)));
-  if (options_.meanPooling) {
+  if (output != LstmOutput::kLast) {
     const torch::Tensor steps = torch::arange(outputs.size(1), torch::kInt64).unsqueeze(0);
     const torch::Tensor mask = (steps < lengths.unsqueeze(1)).to(torch::kFloat32).unsqueeze(2);
+    if (output == LstmOutput::kEveryStep) return outputs * mask;
     return (outputs * mask).sum(1) / lengths.to(torch::kFloat32).unsqueeze(1);
   }
   const torch::Tensor last = (lengths - 1).view({-1, 1, 1}).expand({-1, 1, outputs.size(2)});

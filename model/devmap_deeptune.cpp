@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <set>
 
 #include "model/devmap_data.hpp"
 #include "model/model_error.hpp"
@@ -73,6 +74,17 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
     trainOptions.validation = holdOutSources(train, options.earlyStopping, trainOptions.seed);
     DeepTuneModel model(info, trainOptions.seed);
     FoldTraining record;
+    if (options.pretrainEpochs > 0) {
+      std::set<std::vector<int>> sources;  // every training source, validation ones included
+      for (const Example& example : train) sources.insert(example.tokens);
+      for (const Example& example : trainOptions.validation) sources.insert(example.tokens);
+      PretrainOptions pretrain;
+      pretrain.epochs = options.pretrainEpochs;
+      pretrain.seed = trainOptions.seed;
+      pretrain.lstmThreads = trainOptions.lstmThreads;
+      record.pretrainCurve = model.pretrainLanguageModel(
+          std::vector<std::vector<int>>(sources.begin(), sources.end()), pretrain);
+    }
     record.seed = trainOptions.seed;
     record.fold = fold;
     record.training = model.train(train, trainOptions, [&](const EpochProgress& epoch) {

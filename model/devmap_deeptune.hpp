@@ -29,6 +29,10 @@ struct DeepTuneMethodOptions {
   /// Early stopping: this fraction of a fold's training sources (whole sources, drawn with the
   /// fold's seed) is held out of its training as validation (TrainOptions::validation); 0 = off.
   double earlyStopping = 0;
+  /// Language-model pretraining: this many next-token epochs over the distinct sources of the
+  /// fold's training rows (DeepTuneModel::pretrainLanguageModel) before the labelled training;
+  /// 0 = off.
+  int pretrainEpochs = 0;
 };
 
 /// Moves `fraction` of the distinct sources (token sequences) of `train` into the returned

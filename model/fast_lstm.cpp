@@ -244,6 +244,18 @@ Tensor rankOfRows(const StepLayout& layout) {
   return indexTensor(ranks);
 }
 
+/// Each row's place in a [sequences * width] flattening of (sequence, step).
+Tensor sequenceStepOfRows(const StepLayout& layout, int64_t width) {
+  std::vector<int64_t> places;
+  places.reserve(static_cast<size_t>(layout.rows()));
+  for (int64_t t = 0; t < layout.steps(); ++t) {
+    for (int64_t r = 0; r < layout.active[static_cast<size_t>(t)]; ++r) {
+      places.push_back(layout.order[static_cast<size_t>(r)] * width + t);
+    }
+  }
+  return indexTensor(places);
+}
+
 /// Each rank's length as floats, [ranks].
 Tensor rankLengths(const StepLayout& layout) {
   return indexTensor(layout.length).to(torch::kFloat32);
@@ -340,7 +352,7 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
   static Tensor forward(torch::autograd::AutogradContext* context, Tensor embedding, Tensor input1,
                         Tensor recurrent1, Tensor inputBias1, Tensor recurrentBias1, Tensor input2,
                         Tensor recurrent2, Tensor inputBias2, Tensor recurrentBias2, Tensor tokens,
-                        Tensor lengths, int64_t threads, bool meanPooling) {
+                        Tensor lengths, int64_t threads, int64_t output) {
     const int64_t hidden = recurrent1.size(1);
     const StepLayout layout = layoutOf(lengths, tokens.size(1));
     const int64_t parts = threadsFor(layout, threads);
@@ -401,26 +413,33 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
     });
 
     const Tensor order = indexTensor(layout.order);
-    Tensor result = torch::zeros({static_cast<int64_t>(layout.order.size()), hidden});
-    if (meanPooling) {
+    const int64_t count = static_cast<int64_t>(layout.order.size());
+    Tensor result;
+    if (output == static_cast<int64_t>(LstmOutput::kEveryStep)) {
+      // Each row's state at its (sequence, step) place; zeros after each sequence's end.
+      result = torch::zeros({count * tokens.size(1), hidden})
+                   .index_copy_(0, sequenceStepOfRows(layout, tokens.size(1)), h2)
+                   .view({count, tokens.size(1), hidden});
+    } else if (output == static_cast<int64_t>(LstmOutput::kMean)) {
       // Every step's state summed into its rank, then divided by the rank's length.
-      const Tensor sums = torch::zeros({static_cast<int64_t>(layout.order.size()), hidden})
-                              .index_add_(0, rankOfRows(layout), h2);
-      result.index_copy_(0, order, sums / rankLengths(layout).unsqueeze(1));
+      const Tensor sums = torch::zeros({count, hidden}).index_add_(0, rankOfRows(layout), h2);
+      result = torch::zeros({count, hidden})
+                   .index_copy_(0, order, sums / rankLengths(layout).unsqueeze(1));
     } else {
       std::vector<int64_t> lastRows;
       for (size_t r = 0; r < layout.order.size(); ++r) {
         lastRows.push_back(layout.offset[static_cast<size_t>(layout.length[r] - 1)] +
                            static_cast<int64_t>(r));
       }
-      result.index_copy_(0, order, h2.index_select(0, indexTensor(lastRows)));
+      result = torch::zeros({count, hidden})
+                   .index_copy_(0, order, h2.index_select(0, indexTensor(lastRows)));
     }
 
     context->save_for_backward({embedding, input1, recurrent1, input2, recurrent2});
     context->saved_data["lengths"] = lengths;
     context->saved_data["width"] = tokens.size(1);
     context->saved_data["threads"] = threads;
-    context->saved_data["mean_pooling"] = meanPooling;
+    context->saved_data["output"] = output;
     context->saved_data["ids"] = ids;
     context->saved_data["gates1"] = gates1;
     context->saved_data["c1"] = c1;
@@ -446,19 +465,30 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
     const int64_t firstStepRows = layout.active.empty() ? 0 : layout.active.front();
     const int64_t laterRows = layout.rows() - firstStepRows;
 
-    // Layer 2, from the gradient at each sequence's last state.
-    const Tensor given = gradients[0].defined()
-                             ? gradients[0].contiguous()
-                             : torch::zeros({static_cast<int64_t>(layout.order.size()), hidden});
-    const Tensor ranked = given.index_select(0, indexTensor(layout.order));
-    // Last state: the gradient enters at each sequence's last step. Mean: at every step, divided
-    // by the sequence's length.
-    const bool meanPooling = context->saved_data["mean_pooling"].toBool();
-    const Tensor atEnd = meanPooling ? Tensor() : ranked.contiguous();
-    const Tensor atEvery = meanPooling ? (ranked / rankLengths(layout).unsqueeze(1))
-                                             .index_select(0, rankOfRows(layout))
+    // Layer 2. Last state: the gradient enters at each sequence's last step. Mean: at every
+    // step, divided by the sequence's length. Every step: at every step, its own.
+    const int64_t output = context->saved_data["output"].toInt();
+    const int64_t count = static_cast<int64_t>(layout.order.size());
+    const int64_t width = context->saved_data["width"].toInt();
+    Tensor atEnd, atEvery;
+    if (output == static_cast<int64_t>(LstmOutput::kEveryStep)) {
+      atEvery = gradients[0].defined() ? gradients[0]
+                                             .reshape({count * width, hidden})
+                                             .index_select(0, sequenceStepOfRows(layout, width))
                                              .contiguous()
-                                       : Tensor();
+                                       : torch::zeros({layout.rows(), hidden});
+    } else {
+      const Tensor given =
+          gradients[0].defined() ? gradients[0].contiguous() : torch::zeros({count, hidden});
+      const Tensor ranked = given.index_select(0, indexTensor(layout.order));
+      if (output == static_cast<int64_t>(LstmOutput::kMean)) {
+        atEvery = (ranked / rankLengths(layout).unsqueeze(1))
+                      .index_select(0, rankOfRows(layout))
+                      .contiguous();
+      } else {
+        atEnd = ranked.contiguous();
+      }
+    }
     Tensor dz2 = workspace(layout.rows(), 4 * hidden);
     const Tensor recurrent2Rows = recurrent2.contiguous(), gates2 = tensor("gates2"),
                  c2 = tensor("c2");
@@ -501,7 +531,7 @@ bool fastLstmSupports(int64_t hidden) { return hidden > 0 && hidden % (4 * kLane
 
 Tensor fastLstmEncode(const Tensor& embedding, const LstmLayerWeights& layer1,
                       const LstmLayerWeights& layer2, const Tensor& tokens, const Tensor& lengths,
-                      int threads, bool meanPooling) {
+                      int threads, LstmOutput output) {
   const int64_t hidden = layer1.recurrent.size(1);
   if (!fastLstmSupports(hidden) || layer2.recurrent.size(1) != hidden ||
       layer2.input.size(1) != hidden || tokens.dim() != 2 || tokens.size(1) < 1 ||
@@ -518,7 +548,7 @@ Tensor fastLstmEncode(const Tensor& embedding, const LstmLayerWeights& layer1,
   return FastLstmFunction::apply(embedding, layer1.input, layer1.recurrent, layer1.inputBias,
                                  layer1.recurrentBias, layer2.input, layer2.recurrent,
                                  layer2.inputBias, layer2.recurrentBias, tokens, lengths,
-                                 static_cast<int64_t>(threads), meanPooling);
+                                 static_cast<int64_t>(threads), static_cast<int64_t>(output));
 }
 
 }  // namespace deeptune::model::internal

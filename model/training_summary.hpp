@@ -55,9 +55,11 @@ struct FoldTraining {
   int fold = 0;        ///< 0-based
   TrainingSummary training;
   size_t testRows = 0;
-  size_t testCorrect = 0;                 ///< test rows predicted as their oracle
-  size_t predictedGpu = 0;                ///< test rows predicted GPU
-  size_t vocabularySize = 0;              ///< tokens of the vocabulary the fold's model read
+  size_t testCorrect = 0;     ///< test rows predicted as their oracle
+  size_t predictedGpu = 0;    ///< test rows predicted GPU
+  size_t vocabularySize = 0;  ///< tokens of the vocabulary the fold's model read
+  /// With pretraining: the next-token loss after each pretraining epoch.
+  std::vector<double> pretrainCurve;
   std::vector<size_t> testRowIndices;     ///< the fold's test rows (indices into the data)
   std::vector<float> testGpuProbability;  ///< the model's GPU probability of each of them
   /// With DeepTuneMethodOptions::keepStates: the language model's last state of every training

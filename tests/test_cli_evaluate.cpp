@@ -121,7 +121,7 @@ TEST_CASE("cli evaluate: grouped by source, with the references and every DeepTu
       "evaluate --data '" + deeptune::test::paperDataDir() +
       "/cgo17-nvidia.csv' --protocol kernel --seed 7 --methods static,hand-tree,memory,deeptune "
       "--epochs 2 --max-length 16 --seeds 2 --ensemble --tree-head --boosted-head --aux-scale "
-      "log2 --pooling mean --early-stopping 0.2 --report '" +
+      "log2 --pooling mean --early-stopping 0.2 --pretrain-epochs 1 --report '" +
       report + "'");
   INFO(result.err);
   REQUIRE(result.exitCode == 0);
@@ -129,12 +129,14 @@ TEST_CASE("cli evaluate: grouped by source, with the references and every DeepTu
   CHECK_THAT(summary, Contains("| hand-tree (reference) |") && Contains("| memory (reference) |") &&
                           Contains("vocabulary derived from each fold's training sources") &&
                           Contains("log2 aux inputs, mean pooling, early stopping on 0.20 of "
-                                   "the training sources"));
+                                   "the training sources") &&
+                          Contains("sources, next-token pretraining (1 epochs)"));
   const auto training = deeptune::data::readCsv(report + "/training.csv");
   REQUIRE(training.rows.size() == 20);  // 2 runs x 10 folds
   for (const auto& row : training.rows) {
     const int kept = std::stoi(row.at(training.column("kept_epoch")));
     CHECK((kept == 1 || kept == 2));
+    CHECK(row.at(training.column("pretrain_epochs")) == "1");
   }
   const auto predictions = deeptune::data::readCsv(report + "/predictions.csv");
   const auto column = [&](const char* name) {
@@ -178,7 +180,8 @@ TEST_CASE("cli evaluate: bad options exit 2 before any training", "[cli][evaluat
   for (const char* bad :
        {"--seeds 0", "--seeds 101", "--workers 0", "--seeds x", "--methods deeptune,bogus",
         "--methods ,", "--ensemble", "--ensemble --seeds 1", "--aux-scale log", "--aux-scale ''",
-        "--pooling max", "--early-stopping 1", "--early-stopping -0.1", "--early-stopping nan"}) {
+        "--pooling max", "--early-stopping 1", "--early-stopping -0.1", "--early-stopping nan",
+        "--pretrain-epochs -1", "--pretrain-epochs 1001"}) {
     const auto result = runCli(evaluateCommand(folds, (dir.path / "r").string(), bad));
     INFO(bad << " -> " << result.err);
     CHECK(result.exitCode == 2);

@@ -210,3 +210,33 @@ TEST_CASE("mean pooling: through the model file and both prediction paths", "[mo
   bad.save(badPath);
   CHECK_THROWS_WITH(dm::DeepTuneModel::load(badPath), Catch::Contains("unknown pooling 'max'"));
 }
+
+TEST_CASE("next-token pretraining lowers its loss, repeats for a seed, and checks its input",
+          "[model][options]") {
+  const auto rows = firstRows(60);
+  const auto vocabulary = dm::devmapVocabulary(rows, "test");
+  const auto examples = dm::devmapExamples(rows, vocabulary, 64);
+  std::set<std::vector<int>> distinct;
+  for (const auto& example : examples) distinct.insert(example.tokens);
+  const std::vector<std::vector<int>> sources(distinct.begin(), distinct.end());
+  const auto info = dm::devmapModelInfo(vocabulary, 64, false);
+  dm::PretrainOptions options;
+  options.epochs = 8;
+
+  dm::DeepTuneModel model(info, 3);
+  const auto before = model.languageModelStates(examples);
+  const std::vector<double> curve = model.pretrainLanguageModel(sources, options);
+  REQUIRE(curve.size() == 8);
+  // From about log(vocabulary) (uniform guessing) to clearly better.
+  CHECK(curve.front() < std::log(static_cast<double>(vocabulary.tokens().size())) + 0.5);
+  CHECK(curve.back() < 0.8 * curve.front());
+  CHECK(model.languageModelStates(examples) != before);  // the language model learned
+  dm::DeepTuneModel again(info, 3);
+  CHECK(again.pretrainLanguageModel(sources, options) == curve);
+
+  CHECK_THROWS_WITH(model.pretrainLanguageModel({{1}, {}}, options),
+                    Catch::Contains("at least 2 tokens"));
+  const int outside = static_cast<int>(vocabulary.tokens().size());
+  CHECK_THROWS_WITH(model.pretrainLanguageModel({{1, outside}}, options),
+                    Catch::Contains("outside"));
+}

@@ -159,6 +159,7 @@ TEST_CASE("report: context, runs of several seeds and training per fold", "[repo
   stopped.seed = 2;
   stopped.training.keptEpoch = 1;
   stopped.training.keptValidationAccuracy = 0.625;
+  stopped.pretrainCurve = {4.5, 3.25};
   context.folds = {fold, stopped};
 
   deeptune::test::ScratchDir scratch("deeptune-report-context");
@@ -174,14 +175,16 @@ TEST_CASE("report: context, runs of several seeds and training per fold", "[repo
              Catch::Contains("2 fold models; 2 collapsed") &&
                  Catch::Contains("| deeptune-s1 | 1 | 0 | 55.0% | 80.0% (1) | 50.0% | 1/2 | "
                                  "collapsed  |") &&
-                 Catch::Contains("| 2 | 0 | 55.0% | 80.0% (1) | 50.0% | 1/2 | collapsed kept "
+                 Catch::Contains("| 2 | 0 | 55.0% | 80.0% (1) | 50.0% | 1/2 | collapsed "
+                                 "pretrained (next-token loss 4.50 \xE2\x86\x92 3.25) kept "
                                  "epoch 1 (validation 62.5%) |"));
   const std::string runs = slurp(out / "runs.csv");
   CHECK_THAT(runs, Catch::Contains("\ndeeptune,2,87.500000,17.677670,75.000000,100.000000,"));
   CHECK_THAT(runs, Catch::Contains("\nstatic,1,100.000000,0.000000,"));
   CHECK(slurp(out / "training.csv") ==
         "method,seed,fold,epochs,final_loss,final_train_accuracy,best_train_accuracy,best_epoch,"
-        "test_rows,test_accuracy,predicted_gpu,collapsed,kept_epoch,validation_accuracy\n"
-        "deeptune-s1,1,0,2,0.900000,55.0000,80.0000,1,2,50.0000,1,1,,\n"
-        "deeptune-s1,2,0,2,0.900000,55.0000,80.0000,1,2,50.0000,1,1,1,62.5000\n");
+        "test_rows,test_accuracy,predicted_gpu,collapsed,kept_epoch,validation_accuracy,"
+        "pretrain_epochs,pretrain_final_loss\n"
+        "deeptune-s1,1,0,2,0.900000,55.0000,80.0000,1,2,50.0000,1,1,,,,\n"
+        "deeptune-s1,2,0,2,0.900000,55.0000,80.0000,1,2,50.0000,1,1,1,62.5000,2,3.250000\n");
 }

@@ -19,10 +19,12 @@ using deeptune::model::internal::DeepTuneNetOptions;
 std::map<std::string, torch::Tensor> encodeAndDifferentiate(DeepTuneNet& net, bool fast,
                                                             const torch::Tensor& tokens,
                                                             const torch::Tensor& lengths,
-                                                            const torch::Tensor& lossWeights) {
+                                                            const torch::Tensor& lossWeights,
+                                                            bool everyStep = false) {
   net->useFastLstm(fast);
   net->zero_grad();
-  const torch::Tensor encoded = net->encode(tokens, lengths);
+  const torch::Tensor encoded =
+      everyStep ? net->encodeSteps(tokens, lengths) : net->encode(tokens, lengths);
   (encoded * lossWeights).sum().backward();
   std::map<std::string, torch::Tensor> result{{"output", encoded.detach().clone()}};
   for (const auto& p : net->named_parameters()) {
@@ -42,8 +44,11 @@ double relativeError(const torch::Tensor& a, const torch::Tensor& b) {
 TEST_CASE("the hand-written LSTM computes LibTorch's outputs and gradients", "[model][lstm]") {
   torch::manual_seed(11);
   DeepTuneNetOptions options;  // the paper's sizes: 128 tokens, 64-wide embedding and layers
-  options.meanPooling = GENERATE(false, true);  // the last state, or the mean over the steps
-  INFO("mean pooling " << options.meanPooling);
+  // The last state, the mean over the steps, or every step's state (a language model's input).
+  const int output = GENERATE(0, 1, 2);
+  options.meanPooling = output == 1;
+  const bool everyStep = output == 2;
+  INFO("output " << output);
   DeepTuneNet net(options);
   {
     torch::NoGradGuard noGrad;  // weights wider than Keras' start, so no gate sits still
@@ -58,9 +63,10 @@ TEST_CASE("the hand-written LSTM computes LibTorch's outputs and gradients", "[m
     const torch::Tensor tokens =
         torch::randint(0, options.vocabularySize + 1, {count, width}, torch::kInt64);
     const torch::Tensor lengths = torch::tensor(lengthList, torch::kInt64);
-    const torch::Tensor lossWeights = torch::randn({count, options.lstmSize});
-    const auto stock = encodeAndDifferentiate(net, false, tokens, lengths, lossWeights);
-    const auto fast = encodeAndDifferentiate(net, true, tokens, lengths, lossWeights);
+    const torch::Tensor lossWeights = everyStep ? torch::randn({count, width, options.lstmSize})
+                                                : torch::randn({count, options.lstmSize});
+    const auto stock = encodeAndDifferentiate(net, false, tokens, lengths, lossWeights, everyStep);
+    const auto fast = encodeAndDifferentiate(net, true, tokens, lengths, lossWeights, everyStep);
     INFO("longest sequence " << width << ", " << count << " sequences");
     // Every embedding and LSTM parameter has a gradient on both paths, and the heads none.
     REQUIRE(stock.size() == 1 + 1 + 8);

@@ -3,6 +3,8 @@
 
 #include <torch/torch.h>
 
+#include "model/internal/fast_lstm.hpp"
+
 namespace deeptune::model::internal {
 
 /// Sizes of the network; defaults are the paper's.
@@ -41,6 +43,9 @@ class DeepTuneNetImpl : public torch::nn::Module {
   /// The language model's state h for each sequence (last or mean, options().meanPooling):
   /// [S, lstmSize].
   torch::Tensor encode(const torch::Tensor& tokens, const torch::Tensor& lengths);
+  /// Layer 2's state at every step, [S, T, lstmSize], zero after each sequence's length (what a
+  /// next-token head reads).
+  torch::Tensor encodeSteps(const torch::Tensor& tokens, const torch::Tensor& lengths);
 
   /// Keras 2.0 default initialization (uniform embedding, Glorot/orthogonal LSTM with forget
   /// bias 1, Glorot dense layers with zero bias).
@@ -64,6 +69,8 @@ class DeepTuneNetImpl : public torch::nn::Module {
   torch::nn::Linear output{nullptr};
 
  private:
+  torch::Tensor run(const torch::Tensor& tokens, const torch::Tensor& lengths, LstmOutput output);
+
   DeepTuneNetOptions options_;
   bool fastLstm_ = true;
   int fastLstmThreads_ = 1;

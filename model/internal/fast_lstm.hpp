@@ -13,6 +13,11 @@ struct LstmLayerWeights {
   torch::Tensor recurrentBias;  ///< bias_hh [4 hidden]
 };
 
+/// What fastLstmEncode returns of layer 2's states: each sequence's state at its last step or
+/// their mean over its steps, [S, hidden]; or the state at every step, [S, T, hidden], zero
+/// after each sequence's end (a language model's input).
+enum class LstmOutput { kLast, kMean, kEveryStep };
+
 /// Whether fastLstmEncode handles a network of this hidden size (its products work on blocks
 /// of 32 floats).
 bool fastLstmSupports(int64_t hidden);
@@ -24,11 +29,10 @@ bool fastLstmSupports(int64_t hidden);
 /// only the recurrent products and the gates run step by step (over the sequences still
 /// running, longest first), and each weight gradient is one product after the loop. The loops
 /// run on `threads` threads (each taking every n-th sequence); the result is the same, bit for
-/// bit, for any number. With `meanPooling`, the mean of layer 2's states over each sequence's
-/// steps instead of its last one.
+/// bit, for any number. `output` chooses what of layer 2's states it returns.
 torch::Tensor fastLstmEncode(const torch::Tensor& embedding, const LstmLayerWeights& layer1,
                              const LstmLayerWeights& layer2, const torch::Tensor& tokens,
                              const torch::Tensor& lengths, int threads = 1,
-                             bool meanPooling = false);
+                             LstmOutput output = LstmOutput::kLast);
 
 }  // namespace deeptune::model::internal

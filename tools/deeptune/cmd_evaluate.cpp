@@ -54,6 +54,10 @@ std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
     std::snprintf(fraction, sizeof fraction, "%.2f", options.earlyStopping);
     variant += ", early stopping on " + std::string(fraction) + " of the training sources";
   }
+  if (options.pretrainEpochs > 0) {
+    variant += ", next-token pretraining (" + std::to_string(options.pretrainEpochs) +
+               " epochs) on the fold's training sources";
+  }
   char line[512];
   std::snprintf(
       line, sizeof line,
@@ -113,6 +117,9 @@ int runEvaluate(const Args& args) {
       ("early-stopping", po::value(&deeptune.earlyStopping)->default_value(0),
        "hold out this fraction of each fold's training sources and keep the epoch that scores "
        "best on them (0: off, the paper's)")
+      ("pretrain-epochs", po::value(&deeptune.pretrainEpochs)->default_value(0),
+       "pretrain DeepTune's LSTM as a next-token language model on each fold's training "
+       "sources for this many epochs first (0: off, the paper's)")
       ("tree-head", "also report deeptune-tree: a depth-5 tree on each trained network's "
        "language-model states and log2 transfer and wgsize (no extra training)")
       ("boosted-head", "also report deeptune-boosted: XGBoost's boosted trees on the same "
@@ -138,6 +145,9 @@ int runEvaluate(const Args& args) {
   }
   if (deeptune.pooling != "last" && deeptune.pooling != "mean") {
     throw UsageError("evaluate: --pooling is last or mean, not '" + deeptune.pooling + "'");
+  }
+  if (deeptune.pretrainEpochs < 0 || deeptune.pretrainEpochs > 1000) {
+    throw UsageError("evaluate: --pretrain-epochs is 0 to 1000");
   }
   if (!(deeptune.earlyStopping >= 0 && deeptune.earlyStopping < 1)) {
     throw UsageError("evaluate: --early-stopping is a fraction from 0 to below 1");
