@@ -48,10 +48,11 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
   ModelInfo sharedInfo = devmapModelInfo(vocabulary, options.maxLength, options.paperPadding);
   sharedInfo.auxScale = options.auxScale;
   sharedInfo.pooling = options.pooling;
-  return [allRows, examples, sharedInfo, options, progress, done](
+  return [allRows, examples, sharedInfo, vocabulary, options, progress, done](
              const std::vector<size_t>& trainRows, const std::vector<size_t>& testRows, int fold) {
     std::vector<Example> train, test;
     ModelInfo info = sharedInfo;
+    std::set<std::vector<int>> pretrainSequences;  // distinct, in a portable order
     if (options.vocabularyPerFold) {
       std::vector<data::DevmapRow> trainData, testData;
       for (size_t row : trainRows) trainData.push_back((*allRows)[row]);
@@ -63,9 +64,15 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
       info.pooling = options.pooling;
       train = devmapExamples(trainData, foldVocabulary, options.maxLength);
       test = devmapExamples(testData, foldVocabulary, options.maxLength);
+      for (const std::string& source : options.pretrainSources) {
+        pretrainSequences.insert(modelTokens(foldVocabulary, source, options.maxLength));
+      }
     } else {
       for (size_t row : trainRows) train.push_back((*examples)[row]);
       for (size_t row : testRows) test.push_back((*examples)[row]);
+      for (const std::string& source : options.pretrainSources) {
+        pretrainSequences.insert(modelTokens(vocabulary, source, options.maxLength));
+      }
     }
     TrainOptions trainOptions = options.train;
     trainOptions.seed = options.train.seed + static_cast<uint64_t>(fold);
@@ -75,15 +82,18 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
     DeepTuneModel model(info, trainOptions.seed);
     FoldTraining record;
     if (options.pretrainEpochs > 0) {
-      std::set<std::vector<int>> sources;  // every training source, validation ones included
-      for (const Example& example : train) sources.insert(example.tokens);
-      for (const Example& example : trainOptions.validation) sources.insert(example.tokens);
+      // Every training source (validation ones included) and the extra sources.
+      for (const Example& example : train) pretrainSequences.insert(example.tokens);
+      for (const Example& example : trainOptions.validation) {
+        pretrainSequences.insert(example.tokens);
+      }
       PretrainOptions pretrain;
       pretrain.epochs = options.pretrainEpochs;
       pretrain.seed = trainOptions.seed;
       pretrain.lstmThreads = trainOptions.lstmThreads;
       record.pretrainCurve = model.pretrainLanguageModel(
-          std::vector<std::vector<int>>(sources.begin(), sources.end()), pretrain);
+          std::vector<std::vector<int>>(pretrainSequences.begin(), pretrainSequences.end()),
+          pretrain);
     }
     record.seed = trainOptions.seed;
     record.fold = fold;

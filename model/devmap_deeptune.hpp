@@ -33,6 +33,9 @@ struct DeepTuneMethodOptions {
   /// fold's training rows (DeepTuneModel::pretrainLanguageModel) before the labelled training;
   /// 0 = off.
   int pretrainEpochs = 0;
+  /// More unlabelled sources for pretraining (normalized kernels, e.g. the project's own rewritten
+  /// by `deeptune rewrite`), encoded with each fold's vocabulary (unknown tokens skipped).
+  std::vector<std::string> pretrainSources;
 };
 
 /// Moves `fraction` of the distinct sources (token sequences) of `train` into the returned

@@ -117,20 +117,25 @@ TEST_CASE("cli evaluate: grouped by source, with the references and every DeepTu
           "[cli][evaluate]") {
   ScratchDir dir("deeptune-cli-evaluate-grouped");
   const std::string report = (dir.path / "r").string();
+  std::filesystem::create_directory(dir.path / "corpus");
+  dir.file("corpus/a.cl", "__kernel void A(__global float* a) {\n  a[get_global_id(0)] = 1;\n}\n");
+  dir.file("corpus/notes.txt", "not a kernel");
   const auto result = runCli(
       "evaluate --data '" + deeptune::test::paperDataDir() +
       "/cgo17-nvidia.csv' --protocol kernel --seed 7 --methods static,hand-tree,memory,deeptune "
       "--epochs 2 --max-length 16 --seeds 2 --ensemble --tree-head --boosted-head --aux-scale "
-      "log2 --pooling mean --early-stopping 0.2 --pretrain-epochs 1 --report '" +
-      report + "'");
+      "log2 --pooling mean --early-stopping 0.2 --pretrain-epochs 1 --pretrain-corpus '" +
+      (dir.path / "corpus").string() + "' --report '" + report + "'");
   INFO(result.err);
   REQUIRE(result.exitCode == 0);
   const std::string summary = readWholeFile(report + "/summary.md");
-  CHECK_THAT(summary, Contains("| hand-tree (reference) |") && Contains("| memory (reference) |") &&
-                          Contains("vocabulary derived from each fold's training sources") &&
-                          Contains("log2 aux inputs, mean pooling, early stopping on 0.20 of "
-                                   "the training sources") &&
-                          Contains("sources, next-token pretraining (1 epochs)"));
+  CHECK_THAT(summary,
+             Contains("| hand-tree (reference) |") && Contains("| memory (reference) |") &&
+                 Contains("vocabulary derived from each fold's training sources") &&
+                 Contains("log2 aux inputs, mean pooling, early stopping on 0.20 of "
+                          "the training sources") &&
+                 Contains("sources, next-token pretraining (1 epochs) on the fold's training "
+                          "sources and 1 corpus kernels"));
   const auto training = deeptune::data::readCsv(report + "/training.csv");
   REQUIRE(training.rows.size() == 20);  // 2 runs x 10 folds
   for (const auto& row : training.rows) {
@@ -181,7 +186,9 @@ TEST_CASE("cli evaluate: bad options exit 2 before any training", "[cli][evaluat
        {"--seeds 0", "--seeds 101", "--workers 0", "--seeds x", "--methods deeptune,bogus",
         "--methods ,", "--ensemble", "--ensemble --seeds 1", "--aux-scale log", "--aux-scale ''",
         "--pooling max", "--early-stopping 1", "--early-stopping -0.1", "--early-stopping nan",
-        "--pretrain-epochs -1", "--pretrain-epochs 1001"}) {
+        "--pretrain-epochs -1", "--pretrain-epochs 1001", "--pretrain-corpus /",
+        "--pretrain-epochs 1 --pretrain-corpus /nonexistent",
+        "--pretrain-epochs 1 --pretrain-corpus /"}) {
     const auto result = runCli(evaluateCommand(folds, (dir.path / "r").string(), bad));
     INFO(bad << " -> " << result.err);
     CHECK(result.exitCode == 2);

@@ -1,6 +1,8 @@
 // deeptune evaluate: cross-validates static, Grewe et al. and DeepTune on identical folds.
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 
 #include "data/datasets.hpp"
 #include "data/file_io.hpp"
@@ -41,6 +43,25 @@ std::string foldReport(const model::FoldTraining& f, int folds) {
   return report;
 }
 
+/// Every .cl file of `folder` (regular files, sorted by name), each read within the source limit;
+/// an unreadable folder or one without a .cl file is a usage error.
+std::vector<std::string> readCorpus(const std::string& folder) {
+  std::error_code error;
+  std::vector<std::filesystem::path> files;
+  for (std::filesystem::directory_iterator it(folder, error), end; !error && it != end;
+       it.increment(error)) {
+    if (it->path().extension() == ".cl" && it->is_regular_file()) files.push_back(it->path());
+  }
+  if (error) throw UsageError("evaluate: --pretrain-corpus " + folder + ": " + error.message());
+  if (files.empty()) throw UsageError("evaluate: --pretrain-corpus " + folder + " has no .cl file");
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> sources;
+  for (const auto& file : files) {
+    sources.push_back(data::readFileBytes(file.string(), data::kMaxSourceBytes));
+  }
+  return sources;
+}
+
 /// The DeepTune settings line of the report.
 std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
                              const evaluation::DeepTuneRuns& runs, int requestedWorkers) {
@@ -57,6 +78,9 @@ std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
   if (options.pretrainEpochs > 0) {
     variant += ", next-token pretraining (" + std::to_string(options.pretrainEpochs) +
                " epochs) on the fold's training sources";
+    if (!options.pretrainSources.empty()) {
+      variant += " and " + std::to_string(options.pretrainSources.size()) + " corpus kernels";
+    }
   }
   char line[512];
   std::snprintf(
@@ -81,7 +105,7 @@ int runEvaluate(const Args& args) {
   model::DeepTuneMethodOptions deeptune;
   int workers = 2;
   int seeds = 1;
-  std::string batching, lstm;
+  std::string batching, lstm, pretrainCorpus;
   // clang-format off
   options.add_options()
       ("task", po::value(&task)->default_value("devmap"), "task: devmap")
@@ -120,6 +144,9 @@ int runEvaluate(const Args& args) {
       ("pretrain-epochs", po::value(&deeptune.pretrainEpochs)->default_value(0),
        "pretrain DeepTune's LSTM as a next-token language model on each fold's training "
        "sources for this many epochs first (0: off, the paper's)")
+      ("pretrain-corpus", po::value(&pretrainCorpus),
+       "with --pretrain-epochs: also pretrain on every .cl file of this folder (normalized "
+       "kernels, e.g. written by deeptune rewrite)")
       ("tree-head", "also report deeptune-tree: a depth-5 tree on each trained network's "
        "language-model states and log2 transfer and wgsize (no extra training)")
       ("boosted-head", "also report deeptune-boosted: XGBoost's boosted trees on the same "
@@ -148,6 +175,12 @@ int runEvaluate(const Args& args) {
   }
   if (deeptune.pretrainEpochs < 0 || deeptune.pretrainEpochs > 1000) {
     throw UsageError("evaluate: --pretrain-epochs is 0 to 1000");
+  }
+  if (!pretrainCorpus.empty()) {
+    if (deeptune.pretrainEpochs == 0) {
+      throw UsageError("evaluate: --pretrain-corpus needs --pretrain-epochs");
+    }
+    deeptune.pretrainSources = readCorpus(pretrainCorpus);
   }
   if (!(deeptune.earlyStopping >= 0 && deeptune.earlyStopping < 1)) {
     throw UsageError("evaluate: --early-stopping is a fraction from 0 to below 1");
