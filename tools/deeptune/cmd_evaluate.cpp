@@ -235,12 +235,17 @@ int runEvaluate(const Args& args) {
           [&, done, totalEpochs](int run, int fold, const model::EpochProgress& p) {
             const int finished = ++*done;
             const double eta = printer.elapsed() / finished * (totalEpochs - finished);
-            char line[200];
+            char validation[40] = "";
+            if (p.validationAccuracy >= 0) {
+              std::snprintf(validation, sizeof validation, "  validation %.3f",
+                            p.validationAccuracy);
+            }
+            char line[240];
             std::snprintf(line, sizeof line,
-                          "deeptune run %d/%d fold %d/%d  epoch %d/%d  loss %.4f  accuracy %.3f  "
+                          "deeptune run %d/%d fold %d/%d  epoch %d/%d  loss %.4f  accuracy %.3f%s  "
                           "ETA %s",
                           run + 1, seeds, fold + 1, folds, p.epoch, p.epochs, p.loss, p.accuracy,
-                          formatDuration(eta).c_str());
+                          validation, formatDuration(eta).c_str());
             printer.update(line);
           },
           [&](const model::FoldTraining& f) { printer.update(foldReport(f, folds), true); });
