@@ -4,19 +4,47 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 
 #include "baselines/grewe_tree.hpp"
 #include "baselines/reference_methods.hpp"
 #include "baselines/static_mapping.hpp"
 #include "data/text_split.hpp"
+#include "evaluation/boosted_trees.hpp"
 #include "evaluation/cross_validation.hpp"
 #include "evaluation/evaluation_error.hpp"
 
 namespace deeptune::evaluation {
+namespace {
+
+/// The hand features' boosted trees: XGBoost (BoostedTreeOptions' defaults) on
+/// baselines::handFeatures, fitted on each fold's training rows.
+data::DevmapPredictor handBoostedPredictor(const std::vector<data::DevmapRow>& rows) {
+  auto data = std::make_shared<const std::vector<data::DevmapRow>>(rows);
+  return [data](const std::vector<size_t>& train, const std::vector<size_t>& test, int) {
+    const auto features = [&data](const std::vector<size_t>& indices) {
+      std::vector<std::vector<float>> x;
+      for (size_t i : indices) {
+        const auto hand = baselines::handFeatures(data->at(i));
+        x.emplace_back(hand.begin(), hand.end());
+      }
+      return x;
+    };
+    std::vector<int> labels;
+    for (size_t i : train) labels.push_back(data->at(i).oracle == "GPU" ? 1 : 0);
+    std::vector<std::string> devices;
+    for (double gpu : boostedTreeProbabilities(features(train), labels, features(test))) {
+      devices.push_back(gpu > 0.5 ? "GPU" : "CPU");
+    }
+    return devices;
+  };
+}
+
+}  // namespace
 
 const std::vector<std::string>& devmapMethods() {
-  static const std::vector<std::string> methods = {"static", "grewe", "hand-tree", "memory",
-                                                   "deeptune"};
+  static const std::vector<std::string> methods = {"static", "grewe",        "hand-tree",
+                                                   "memory", "hand-boosted", "deeptune"};
   return methods;
 }
 
@@ -77,12 +105,16 @@ MethodPredictions devmapBaseline(const std::string& method,
     return {method, crossValidate(rows.size(), protocol.foldOfRow,
                                   baselines::handFeatureTreePredictor(rows))};
   }
+  if (method == "hand-boosted") {
+    return {method, crossValidate(rows.size(), protocol.foldOfRow, handBoostedPredictor(rows))};
+  }
   if (method == "memory") {
     return {method,
             crossValidate(rows.size(), protocol.foldOfRow, baselines::memoryPredictor(rows))};
   }
   throw EvaluationError("'" + method +
-                        "' is not a device-mapping baseline (static, grewe, hand-tree, memory)");
+                        "' is not a device-mapping baseline (static, grewe, hand-tree, memory, "
+                        "hand-boosted)");
 }
 
 void prepareReportFolder(const std::string& folder) {

@@ -122,7 +122,8 @@ TEST_CASE("cli evaluate: grouped by source, with the references and every DeepTu
   dir.file("corpus/notes.txt", "not a kernel");
   const auto result = runCli(
       "evaluate --data '" + deeptune::test::paperDataDir() +
-      "/cgo17-nvidia.csv' --protocol kernel --seed 7 --methods static,hand-tree,memory,deeptune "
+      "/cgo17-nvidia.csv' --protocol kernel --seed 7 --methods "
+      "static,hand-tree,memory,hand-boosted,deeptune "
       "--epochs 2 --max-length 16 --seeds 2 --ensemble --tree-head --boosted-head --aux-scale "
       "log2 --pooling mean --early-stopping 0.2 --pretrain-epochs 1 --pretrain-corpus '" +
       (dir.path / "corpus").string() + "' --report '" + report + "'");
@@ -131,6 +132,7 @@ TEST_CASE("cli evaluate: grouped by source, with the references and every DeepTu
   const std::string summary = readWholeFile(report + "/summary.md");
   CHECK_THAT(summary,
              Contains("| hand-tree (reference) |") && Contains("| memory (reference) |") &&
+                 Contains("| hand-boosted (reference) |") &&
                  Contains("vocabulary derived from each fold's training sources") &&
                  Contains("log2 aux inputs, mean pooling, early stopping on 0.20 of "
                           "the training sources") &&
@@ -173,9 +175,9 @@ TEST_CASE("cli evaluate: grouped by source, with the references and every DeepTu
   const auto runs = deeptune::data::readCsv(report + "/runs.csv");
   std::vector<std::string> groups;
   for (const auto& row : runs.rows) groups.push_back(row.at(runs.column("method")));
-  CHECK(groups == std::vector<std::string>{"static", "hand-tree", "memory", "deeptune",
-                                           "deeptune-ensemble", "deeptune-tree", "deeptune-boosted",
-                                           "deeptune-boosted-ensemble"});
+  CHECK(groups == std::vector<std::string>{"static", "hand-tree", "memory", "hand-boosted",
+                                           "deeptune", "deeptune-ensemble", "deeptune-tree",
+                                           "deeptune-boosted", "deeptune-boosted-ensemble"});
   CHECK_THAT(summary, Contains("deeptune-boosted (XGBoost, 50 rounds, depth 6"));
 }
 

@@ -116,7 +116,7 @@ int runEvaluate(const Args& args) {
       ("methods", po::value(&methodList)->default_value("static,grewe,deeptune"),
        "comma-separated: static, grewe, deeptune, and the references hand-tree (a depth-5 tree "
        "on the static counts and log sizes) and memory (a source seen in training gets its "
-       "nearest data size's label)")
+       "nearest data size's label), hand-boosted (XGBoost on hand-tree's features)")
       ("report", po::value(&reportDir)->required(), "report folder to write")
       ("platform", po::value(&platform), "platform name in the report (default: from --data)")
       ("epochs", po::value(&deeptune.train.epochs)->default_value(50), "DeepTune epochs")
