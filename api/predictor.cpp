@@ -92,6 +92,8 @@ Predictor::Predictor(Predictor&&) noexcept = default;
 Predictor& Predictor::operator=(Predictor&&) noexcept = default;
 
 std::string Predictor::modelPath() const { return impl_->modelPath; }
+int Predictor::networks() const { return impl_->network.info().networks; }
+bool Predictor::boostedHeads() const { return impl_->network.info().boostedHeads; }
 
 void checkLaunchSizes(double dsizeBytes, double wgsize) {
   char text[160];

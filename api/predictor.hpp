@@ -53,6 +53,10 @@ class Predictor : public DeviceModel {
                           const std::string& buildOptions) override;
 
   std::string modelPath() const override;
+  /// How the model answers: the number of networks whose mean probability predict() reports
+  /// (an ensemble over seeds when above 1), and whether they read boosted-tree heads.
+  int networks() const;
+  bool boostedHeads() const;
 
  private:
   struct Impl;

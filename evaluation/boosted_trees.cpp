@@ -2,12 +2,14 @@
 #include "evaluation/boosted_trees.hpp"
 
 #include <xgboost/c_api.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <memory>
 #include <string>
 
 #include "evaluation/evaluation_error.hpp"
+#include "model/model_error.hpp"
 
 namespace deeptune::evaluation {
 namespace {
@@ -40,12 +42,9 @@ Matrix denseMatrix(const std::vector<std::vector<float>>& rows, size_t width) {
   return Matrix(handle);
 }
 
-}  // namespace
-
-std::vector<double> boostedTreeProbabilities(const std::vector<std::vector<float>>& train,
-                                             const std::vector<int>& labels,
-                                             const std::vector<std::vector<float>>& test,
-                                             const BoostedTreeOptions& options) {
+/// Fits the booster (binary logistic objective, one thread) on `train` and `labels`.
+Booster fitBooster(const std::vector<std::vector<float>>& train, const std::vector<int>& labels,
+                   const BoostedTreeOptions& options) {
   if (train.empty() || train.size() != labels.size()) {
     throw EvaluationError("boosted trees: " + std::to_string(train.size()) + " rows and " +
                           std::to_string(labels.size()) + " labels");
@@ -61,7 +60,7 @@ std::vector<double> boostedTreeProbabilities(const std::vector<std::vector<float
   DMatrixHandle matrices[] = {trainMatrix.get()};
   BoosterHandle handle = nullptr;
   check(XGBoosterCreate(matrices, 1, &handle), "booster");
-  const Booster booster(handle);
+  Booster booster(handle);
   const std::pair<std::string, std::string> settings[] = {
       {"objective", "binary:logistic"},
       {"nthread", "1"},
@@ -75,6 +74,17 @@ std::vector<double> boostedTreeProbabilities(const std::vector<std::vector<float
   for (int round = 0; round < options.rounds; ++round) {
     check(XGBoosterUpdateOneIter(booster.get(), round, trainMatrix.get()), "training");
   }
+  return booster;
+}
+
+}  // namespace
+
+std::vector<double> boostedTreeProbabilities(const std::vector<std::vector<float>>& train,
+                                             const std::vector<int>& labels,
+                                             const std::vector<std::vector<float>>& test,
+                                             const BoostedTreeOptions& options) {
+  const Booster booster = fitBooster(train, labels, options);
+  const size_t width = train.front().size();
   if (test.empty()) return {};
   const Matrix testMatrix = denseMatrix(test, width);
   bst_ulong count = 0;
@@ -82,6 +92,52 @@ std::vector<double> boostedTreeProbabilities(const std::vector<std::vector<float
   check(XGBoosterPredict(booster.get(), testMatrix.get(), 0, 0, 0, &count, &result), "prediction");
   if (count != test.size()) throw EvaluationError("boosted trees: prediction count mismatch");
   return std::vector<double>(result, result + count);
+}
+
+model::BoostedTreeHead fitBoostedTreeHead(const std::vector<std::vector<float>>& train,
+                                          const std::vector<int>& labels,
+                                          const BoostedTreeOptions& options) {
+  const Booster booster = fitBooster(train, labels, options);
+  bst_ulong length = 0;
+  const char* buffer = nullptr;
+  check(XGBoosterSaveModelToBuffer(booster.get(), R"({"format": "json"})", &length, &buffer),
+        "export");
+  const nlohmann::json saved = nlohmann::json::parse(buffer, buffer + length, nullptr, false);
+  model::BoostedTreeHead head;
+  head.features = static_cast<int>(train.front().size());
+  try {
+    const nlohmann::json& learner = saved.at("learner");
+    // binary:logistic keeps its base score as a probability; the trees add to its logit.
+    const double base =
+        std::stod(learner.at("learner_model_param").at("base_score").get<std::string>());
+    if (!(base > 0.0 && base < 1.0))
+      throw EvaluationError("boosted trees: base score outside (0, 1)");
+    head.baseMargin = std::log(base / (1.0 - base));
+    for (const nlohmann::json& tree : learner.at("gradient_booster").at("model").at("trees")) {
+      const auto left = tree.at("left_children").get<std::vector<int32_t>>();
+      const auto right = tree.at("right_children").get<std::vector<int32_t>>();
+      const auto feature = tree.at("split_indices").get<std::vector<int32_t>>();
+      const auto value = tree.at("split_conditions").get<std::vector<float>>();
+      const auto defaultLeft = tree.at("default_left").get<std::vector<int>>();
+      std::vector<model::TreeNode> nodes(left.size());
+      for (size_t n = 0; n < nodes.size(); ++n) {
+        const bool leaf = left.at(n) == -1;
+        nodes[n] = {leaf ? -1 : feature.at(n), value.at(n), left[n], right.at(n),
+                    defaultLeft.at(n) != 0};
+      }
+      head.trees.push_back(std::move(nodes));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw EvaluationError(std::string("boosted trees: unexpected saved model: ") + e.what());
+  } catch (const std::logic_error& e) {  // std::stod
+    throw EvaluationError(std::string("boosted trees: unexpected base score: ") + e.what());
+  }
+  try {
+    model::checkBoostedTreeHead(head);
+  } catch (const model::ModelError& e) {
+    throw EvaluationError(std::string("boosted trees: exported trees refused: ") + e.what());
+  }
+  return head;
 }
 
 }  // namespace deeptune::evaluation

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/boosted_tree_head.hpp"
+
 namespace deeptune::evaluation {
 
 /// XGBoost settings; the defaults are the library's own for depth and learning rate, with 50
@@ -23,5 +25,11 @@ std::vector<double> boostedTreeProbabilities(const std::vector<std::vector<float
                                              const std::vector<int>& labels,
                                              const std::vector<std::vector<float>>& test,
                                              const BoostedTreeOptions& options = {});
+
+/// The same fit as boostedTreeProbabilities, returned as trees that predict without XGBoost
+/// (model::boostedTreeProbability gives XGBoost's probabilities, to float rounding).
+model::BoostedTreeHead fitBoostedTreeHead(const std::vector<std::vector<float>>& train,
+                                          const std::vector<int>& labels,
+                                          const BoostedTreeOptions& options = {});
 
 }  // namespace deeptune::evaluation

@@ -33,13 +33,10 @@ MethodPredictions ensembleOf(const std::vector<model::FoldTraining>& folds, size
   return ensemble;
 }
 
-/// A state head's features of one row: the language model's state, then log2 of the two launch
-/// inputs.
+/// A state head's features of one row (model::stateHeadFeatures: the state, log2 of the launch
+/// inputs).
 std::vector<float> stateHeadFeatures(const std::vector<float>& state, const data::DevmapRow& row) {
-  std::vector<float> features(state.begin(), state.end());
-  features.push_back(static_cast<float>(std::log2(std::max(1.0, row.transfer))));
-  features.push_back(static_cast<float>(std::log2(std::max(1.0, static_cast<double>(row.wgsize)))));
-  return features;
+  return model::stateHeadFeatures(state, {row.transfer, static_cast<double>(row.wgsize)});
 }
 
 /// One fold's state-head data: training features and labels, test features.

@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "model/boosted_tree_head.hpp"
 #include "model/training_summary.hpp"
 
 namespace deeptune::model {
@@ -39,6 +41,12 @@ struct ModelInfo {
   /// The model whose language model (embedding and LSTM layers) this one started from, as
   /// "FILE (fnv1a64=...)"; "" when trained from scratch.
   std::string transferredFrom;
+  /// Read from the file: how many networks it averages (an ensemble over seeds), and whether
+  /// they predict through boosted-tree heads on their pooled states (model/README.md, format 5).
+  /// DeepTuneModel::load keeps the file's figures but holds its first network alone, without a
+  /// head; DeepTuneModel::save writes one network without a head whatever they say.
+  int networks = 1;
+  bool boostedHeads = false;
 };
 
 /// Training hyper-parameters; defaults are the paper's.
@@ -96,6 +104,12 @@ class DeepTuneModel {
   static DeepTuneModel load(const std::string& path);
   /// Writes the model file (temporary file, then rename).
   void save(const std::string& path) const;
+  /// Writes one model file of several networks (an ensemble whose probabilities predict()
+  /// of InferenceModel averages), each with its boosted-tree head or none (heads empty: none);
+  /// the metadata is the first network's. The networks must share their metadata's shape.
+  static void saveEnsemble(const std::string& path,
+                           const std::vector<const DeepTuneModel*>& networks,
+                           const std::vector<std::optional<BoostedTreeHead>>& heads);
 
   /// Trains on `examples` (labels required) and summarizes the training curve. Throws ModelError
   /// on bad input or a NaN loss.

@@ -58,9 +58,8 @@ float scaledAuxInput(const ModelInfo& info, float value) {
   return value;
 }
 
-InferenceModel::InferenceModel(ModelInfo info,
-                               std::shared_ptr<const internal::SingleSequenceNet> net)
-    : info_(std::move(info)), net_(std::move(net)) {}
+InferenceModel::InferenceModel(ModelInfo info, std::vector<Network> networks)
+    : info_(std::move(info)), networks_(std::move(networks)) {}
 
 InferenceModel InferenceModel::load(const std::string& path) {
   internal::ModelFile file = internal::readModelFile(path);
@@ -69,13 +68,36 @@ InferenceModel InferenceModel::load(const std::string& path) {
                      " (weights as a LibTorch archive), which prediction without LibTorch cannot " +
                      "read; convert it: deeptune upgrade-model '" + path + "' -o NEW.model");
   }
-  auto net = std::make_shared<const internal::SingleSequenceNet>(file.tensors, file.info);
-  return InferenceModel(std::move(file.info), std::move(net));
+  std::vector<Network> networks;
+  for (internal::ModelMember& member : file.members) {
+    Network network;
+    network.net = std::make_shared<const internal::SingleSequenceNet>(member.tensors, file.info);
+    if (member.head) network.head = std::make_shared<const BoostedTreeHead>(*member.head);
+    networks.push_back(std::move(network));
+  }
+  return InferenceModel(std::move(file.info), std::move(networks));
 }
 
 std::vector<float> InferenceModel::predict(const Example& example) const {
   internal::checkExamples({example}, info_, /*training=*/false);
-  return net_->predict(example.tokens, internal::scaledAuxInputs(info_, example.aux));
+  const std::vector<float> scaled = internal::scaledAuxInputs(info_, example.aux);
+  if (networks_.size() == 1 && !networks_.front().head) {
+    return networks_.front().net->predict(example.tokens, scaled);
+  }
+  const std::vector<double> rawAux(example.aux.begin(), example.aux.end());
+  std::vector<float> mean(info_.labels.size(), 0.0f);
+  for (const Network& network : networks_) {
+    std::vector<float> probabilities;
+    if (network.head) {
+      const double p = boostedTreeProbability(
+          *network.head, stateHeadFeatures(network.net->pooledState(example.tokens), rawAux));
+      probabilities = {static_cast<float>(1.0 - p), static_cast<float>(p)};
+    } else {
+      probabilities = network.net->predict(example.tokens, scaled);
+    }
+    for (size_t k = 0; k < mean.size(); ++k) mean[k] += probabilities.at(k) / networks_.size();
+  }
+  return mean;
 }
 
 }  // namespace deeptune::model

@@ -51,7 +51,30 @@ void loadNetworkTensors(DeepTuneNetImpl& net, const std::vector<NamedTensor>& te
 }  // namespace internal
 
 void DeepTuneModel::save(const std::string& path) const {
-  internal::writeModelFile(path, impl_->info, internal::networkTensors(*impl_->net, impl_->info));
+  ModelInfo info = impl_->info;
+  info.networks = 1;
+  info.boostedHeads = false;
+  internal::writeModelFile(path, info, {{internal::networkTensors(*impl_->net, info), {}}});
+}
+
+void DeepTuneModel::saveEnsemble(const std::string& path,
+                                 const std::vector<const DeepTuneModel*>& networks,
+                                 const std::vector<std::optional<BoostedTreeHead>>& heads) {
+  if (networks.empty() || (!heads.empty() && heads.size() != networks.size())) {
+    throw ModelError("cannot write model file " + path + ": " + std::to_string(networks.size()) +
+                     " networks and " + std::to_string(heads.size()) + " heads");
+  }
+  ModelInfo info = networks.front()->impl_->info;
+  std::vector<internal::ModelMember> members;
+  for (size_t n = 0; n < networks.size(); ++n) {
+    if (networks[n]->impl_->info.vocabulary != info.vocabulary ||
+        networks[n]->impl_->info.labels != info.labels) {
+      throw ModelError("cannot write model file " + path + ": its networks' metadata differ");
+    }
+    members.push_back({internal::networkTensors(*networks[n]->impl_->net, info),
+                       heads.empty() ? std::nullopt : heads[n]});
+  }
+  internal::writeModelFile(path, info, members);
 }
 
 DeepTuneModel DeepTuneModel::load(const std::string& path) {
@@ -64,7 +87,7 @@ DeepTuneModel DeepTuneModel::load(const std::string& path) {
       archive.load_from(weightStream);
       model.impl_->net->load(archive);
     } else {
-      internal::loadNetworkTensors(*model.impl_->net, file.tensors);
+      internal::loadNetworkTensors(*model.impl_->net, file.members.front().tensors);
     }
   } catch (const ModelError& e) {
     throw ModelError(path + ": weights do not fit the declared network: " + e.what());

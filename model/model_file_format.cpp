@@ -20,6 +20,7 @@ namespace {
 
 constexpr const char* kMagic = "DEEPTUNE-MODEL";
 constexpr const char* kWeightEncoding = "float32-le";
+constexpr int kMaxNetworks = 64;
 
 /// The inputs a task's model takes, declared once by name, type and shape.
 nlohmann::json declaredInputs(const ModelInfo& info) {
@@ -75,6 +76,74 @@ size_t elementCount(const NamedTensor& tensor) {
   size_t count = 1;
   for (int64_t extent : tensor.shape) count *= static_cast<size_t>(extent);
   return count;
+}
+
+/// A boosted-tree head as the header stores it: per tree, parallel arrays of its nodes.
+nlohmann::json headJson(const BoostedTreeHead& head) {
+  nlohmann::json trees = nlohmann::json::array();
+  for (const std::vector<TreeNode>& tree : head.trees) {
+    nlohmann::json feature = nlohmann::json::array(), value = nlohmann::json::array(),
+                   left = nlohmann::json::array(), right = nlohmann::json::array(),
+                   defaultLeft = nlohmann::json::array();
+    for (const TreeNode& node : tree) {
+      feature.push_back(node.feature);
+      value.push_back(node.value);
+      left.push_back(node.left);
+      right.push_back(node.right);
+      defaultLeft.push_back(node.defaultLeft ? 1 : 0);
+    }
+    trees.push_back({{"feature", feature},
+                     {"value", value},
+                     {"left", left},
+                     {"right", right},
+                     {"default_left", defaultLeft}});
+  }
+  return {{"kind", "boosted-trees"},
+          {"features", head.features},
+          {"base_margin", head.baseMargin},
+          {"trees", trees}};
+}
+
+/// The head of headJson's form; throws ModelError (without the path) or a JSON exception.
+BoostedTreeHead headOf(const nlohmann::json& json) {
+  if (json.at("kind") != "boosted-trees") {
+    throw ModelError("unknown head kind " + json.at("kind").dump());
+  }
+  BoostedTreeHead head;
+  head.features = json.at("features").get<int>();
+  head.baseMargin = json.at("base_margin").get<double>();
+  const auto& trees = json.at("trees");
+  if (!trees.is_array() || trees.size() > 100000) throw ModelError("too many trees");
+  for (const nlohmann::json& tree : trees) {
+    const auto feature = tree.at("feature").get<std::vector<int32_t>>();
+    const auto value = tree.at("value").get<std::vector<float>>();
+    const auto left = tree.at("left").get<std::vector<int32_t>>();
+    const auto right = tree.at("right").get<std::vector<int32_t>>();
+    const auto defaultLeft = tree.at("default_left").get<std::vector<int>>();
+    if (value.size() != feature.size() || left.size() != feature.size() ||
+        right.size() != feature.size() || defaultLeft.size() != feature.size()) {
+      throw ModelError("a tree's node arrays differ in length");
+    }
+    std::vector<TreeNode> nodes(feature.size());
+    for (size_t n = 0; n < nodes.size(); ++n) {
+      nodes[n] = {feature[n], value[n], left[n], right[n], defaultLeft[n] != 0};
+    }
+    head.trees.push_back(std::move(nodes));
+  }
+  checkBoostedTreeHead(head);
+  return head;
+}
+
+/// Throws ModelError (without the path) unless `head` can read the network's rows: a devmap
+/// model's pooled state and its launch inputs.
+void checkHeadFits(const BoostedTreeHead& head, const ModelInfo& info) {
+  checkBoostedTreeHead(head);
+  const NetworkSizes sizes = networkSizesOf(info);
+  if (info.labels.size() != 2 || head.features != sizes.lstm + sizes.auxInputs) {
+    throw ModelError("a boosted-tree head over " + std::to_string(head.features) +
+                     " features, for a two-label model's " + std::to_string(sizes.lstm) +
+                     " state values and " + std::to_string(sizes.auxInputs) + " launch inputs");
+  }
 }
 
 /// Checks what the checksum cannot: that the metadata makes sense for a network this program
@@ -183,8 +252,9 @@ ModelInfo infoOf(const nlohmann::json& header, const std::string& path) {
   return info;
 }
 
-/// Version 3's weights: exactly the network's tensors, in the layout's order, as the header says.
-std::vector<NamedTensor> tensorsOf(const nlohmann::json& header, const std::string& weightBytes,
+/// Versions 3 to 5's weights: exactly the network's tensors, in the layout's order, as the header
+/// says, once per network (version 5 may hold several, and a head for each).
+std::vector<ModelMember> membersOf(const nlohmann::json& header, const std::string& weightBytes,
                                    const ModelInfo& info, const std::string& path) {
   const NetworkSizes sizes = networkSizesOf(info);
   const nlohmann::json network = {
@@ -198,25 +268,50 @@ std::vector<NamedTensor> tensorsOf(const nlohmann::json& header, const std::stri
     throw ModelError(path + ": weight encoding " + weights.at("encoding").dump() + ", expected \"" +
                      kWeightEncoding + "\"");
   }
-  std::vector<NamedTensor> tensors = networkTensorLayout(sizes);
-  if (weights.at("tensors") != tensorLayoutJson(tensors)) {
+  const std::vector<NamedTensor> layout = networkTensorLayout(sizes);
+  if (weights.at("tensors") != tensorLayoutJson(layout)) {
     throw ModelError(path + ": the weights' tensors do not fit the declared network");
   }
-  size_t offset = 0;
-  for (NamedTensor& tensor : tensors) {
-    const size_t count = elementCount(tensor);
-    if (weightBytes.size() - offset < count * sizeof(float)) {
-      throw ModelError(path + ": the weights' tensors do not fit the declared network");
+  const int version = header.at("format_version").get<int>();
+  const int networks = version >= 5 ? weights.at("networks").get<int>() : 1;
+  if (networks < 1 || networks > kMaxNetworks) {
+    throw ModelError(path + ": " + std::to_string(networks) + " networks (1 to " +
+                     std::to_string(kMaxNetworks) + " expected)");
+  }
+  nlohmann::json heads = nlohmann::json::array();
+  if (version >= 5) {
+    heads = header.at("heads");
+    if (!heads.is_array() || heads.size() != static_cast<size_t>(networks)) {
+      throw ModelError(path + ": one head (or null) per network expected");
     }
-    tensor.values.resize(count);
-    std::memcpy(tensor.values.data(), weightBytes.data() + offset, count * sizeof(float));
-    offset += count * sizeof(float);
+  }
+  std::vector<ModelMember> members(static_cast<size_t>(networks));
+  size_t offset = 0;
+  for (size_t m = 0; m < members.size(); ++m) {
+    members[m].tensors = layout;
+    for (NamedTensor& tensor : members[m].tensors) {
+      const size_t count = elementCount(tensor);
+      if (weightBytes.size() - offset < count * sizeof(float)) {
+        throw ModelError(path + ": the weights' tensors do not fit the declared network");
+      }
+      tensor.values.resize(count);
+      std::memcpy(tensor.values.data(), weightBytes.data() + offset, count * sizeof(float));
+      offset += count * sizeof(float);
+    }
+    requireFiniteWeights(members[m].tensors, path);
+    if (version >= 5 && !heads[m].is_null()) {
+      try {
+        members[m].head = headOf(heads[m]);
+        checkHeadFits(*members[m].head, info);
+      } catch (const ModelError& e) {
+        throw ModelError(path + ": network " + std::to_string(m + 1) + "'s head: " + e.what());
+      }
+    }
   }
   if (offset != weightBytes.size()) {
     throw ModelError(path + ": the weights' tensors do not fit the declared network");
   }
-  requireFiniteWeights(tensors, path);
-  return tensors;
+  return members;
 }
 
 }  // namespace
@@ -273,7 +368,10 @@ ModelFile readModelFile(const std::string& path) {
     if (version == 2) {
       file.torchArchive = std::move(weightBytes);
     } else {
-      file.tensors = tensorsOf(header, weightBytes, file.info, path);
+      file.members = membersOf(header, weightBytes, file.info, path);
+      file.info.networks = static_cast<int>(file.members.size());
+      file.info.boostedHeads = std::any_of(file.members.begin(), file.members.end(),
+                                           [](const ModelMember& m) { return m.head.has_value(); });
     }
   } catch (const nlohmann::json::exception& e) {
     throw ModelError(path + ": model header lacks a field: " + e.what());
@@ -294,20 +392,44 @@ void requireFiniteWeights(const std::vector<NamedTensor>& tensors, const std::st
 }
 
 void writeModelFile(const std::string& path, const ModelInfo& info,
-                    const std::vector<NamedTensor>& tensors) {
-  requireFiniteWeights(tensors, "cannot write model file " + path);
-  std::string weightBytes;
-  for (const NamedTensor& tensor : tensors) {
-    if (tensor.values.size() != elementCount(tensor)) {
-      throw ModelError("cannot write model file: tensor " + tensor.name + " has " +
-                       std::to_string(tensor.values.size()) + " values for its shape");
-    }
-    weightBytes.append(reinterpret_cast<const char*>(tensor.values.data()),
-                       tensor.values.size() * sizeof(float));
+                    const std::vector<ModelMember>& members) {
+  if (members.empty() || members.size() > static_cast<size_t>(kMaxNetworks)) {
+    throw ModelError("cannot write model file " + path + ": " + std::to_string(members.size()) +
+                     " networks (1 to " + std::to_string(kMaxNetworks) + ")");
   }
+  std::string weightBytes;
+  nlohmann::json heads = nlohmann::json::array();
+  bool anyHead = false;
+  for (const ModelMember& member : members) {
+    requireFiniteWeights(member.tensors, "cannot write model file " + path);
+    if (tensorLayoutJson(member.tensors) != tensorLayoutJson(members.front().tensors)) {
+      throw ModelError("cannot write model file " + path + ": its networks differ in shape");
+    }
+    for (const NamedTensor& tensor : member.tensors) {
+      if (tensor.values.size() != elementCount(tensor)) {
+        throw ModelError("cannot write model file: tensor " + tensor.name + " has " +
+                         std::to_string(tensor.values.size()) + " values for its shape");
+      }
+      weightBytes.append(reinterpret_cast<const char*>(tensor.values.data()),
+                         tensor.values.size() * sizeof(float));
+    }
+    if (member.head) {
+      try {
+        checkHeadFits(*member.head, info);
+      } catch (const ModelError& e) {
+        throw ModelError("cannot write model file " + path + ": " + e.what());
+      }
+      heads.push_back(headJson(*member.head));
+      anyHead = true;
+    } else {
+      heads.push_back(nullptr);
+    }
+  }
+  const int version =
+      members.size() == 1 && !anyHead ? kSingleNetworkFormatVersion : kModelFormatVersion;
   const NetworkSizes sizes = networkSizesOf(info);
-  const nlohmann::json header = {
-      {"format_version", kModelFormatVersion},
+  nlohmann::json header = {
+      {"format_version", version},
       {"project_version", DEEPTUNE_VERSION},
       {"task", info.task},
       {"inputs", declaredInputs(info)},
@@ -323,11 +445,15 @@ void writeModelFile(const std::string& path, const ModelInfo& info,
       {"weights",
        {{"bytes", weightBytes.size()},
         {"encoding", kWeightEncoding},
-        {"tensors", tensorLayoutJson(tensors)}}},
+        {"tensors", tensorLayoutJson(members.front().tensors)}}},
   };
+  if (version >= 5) {
+    header["weights"]["networks"] = members.size();
+    header["heads"] = heads;
+  }
   const std::string rest = header.dump() + "\n" + weightBytes;
   try {
-    data::writeFileAtomically(path, magicLine(kModelFormatVersion, rest) + rest);
+    data::writeFileAtomically(path, magicLine(version, rest) + rest);
   } catch (const data::OutputError& e) {
     throw ModelError(std::string("cannot write model file: ") + e.what());
   }

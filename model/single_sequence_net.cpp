@@ -164,12 +164,7 @@ SingleSequenceNet::SingleSequenceNet(const std::vector<NamedTensor>& tensors, co
   outputBias_ = tensor("output.bias").values;
 }
 
-std::vector<float> SingleSequenceNet::predict(const std::vector<int>& tokens,
-                                              const std::vector<float>& aux) const {
-  if (static_cast<int64_t>(aux.size()) != auxInputs_) {
-    throw std::invalid_argument("single-sequence inference: " + std::to_string(aux.size()) +
-                                " auxiliary inputs, the network has " + std::to_string(auxInputs_));
-  }
+std::vector<float> SingleSequenceNet::pooledState(const std::vector<int>& tokens) const {
   // The sequence the batch path reads (DeepTuneModel's makeBatch): pre-padded to maxLength for
   // a paper-padded model, else the tokens (a lone pad token for an empty one).
   std::vector<int64_t> sequence;
@@ -185,6 +180,16 @@ std::vector<float> SingleSequenceNet::predict(const std::vector<int>& tokens,
             recurrent1T_.data(), input2T_.data(), recurrent2T_.data(), bias2_.data(), h2.data(),
             meanPooling_, buffers);
   releaseLargeBuffers(buffers);
+  return h2;
+}
+
+std::vector<float> SingleSequenceNet::predict(const std::vector<int>& tokens,
+                                              const std::vector<float>& aux) const {
+  if (static_cast<int64_t>(aux.size()) != auxInputs_) {
+    throw std::invalid_argument("single-sequence inference: " + std::to_string(aux.size()) +
+                                " auxiliary inputs, the network has " + std::to_string(auxInputs_));
+  }
+  const std::vector<float> h2 = pooledState(tokens);
 
   // Head: concat(aux, h) -> BatchNorm -> Dense(relu) -> Dense(sigmoid), normalized.
   std::vector<float> joined(aux.begin(), aux.end());

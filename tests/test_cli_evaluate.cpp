@@ -287,7 +287,39 @@ TEST_CASE("cli train and evaluate: one epoch on a slice of the paper's data, end
       runCli("predict '" + deeptune::test::sourceDir() +
              "/kernels/vector_add.cl' --dsize 4096 --wgsize 64 --json --model '" + model + "'");
   REQUIRE(result.exitCode == 0);
-  CHECK_THAT(result.out, Contains("\"device\":"));
+  CHECK_THAT(result.out, Contains("\"device\":") && Contains("\"networks\":1") &&
+                             Contains("\"head\":\"network\""));
+
+  // The headline configuration (issue 28): an ensemble of mean-pooled networks with boosted-tree
+  // heads in one file, whose mean probability predict reports.
+  const std::string ensemble = (dir.path / "ensemble.model").string();
+  result = runCli("train --data '" + slice + "' --epochs 1 --max-length 64 --networks 2 " +
+                  "--boosted-head --pooling mean --aux-scale log2 -o '" + ensemble + "'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  CHECK_THAT(result.out, Contains("trained 2 networks on " + std::to_string(sliceRows) + " rows") &&
+                             Contains("boosted-tree heads fitted"));
+  CHECK_THAT(result.err, Contains("network 2/2  epoch 1/1"));
+  CHECK(readWholeFile(ensemble).rfind("DEEPTUNE-MODEL 5 ", 0) == 0);
+  const std::string kernel = deeptune::test::sourceDir() + "/kernels/vector_add.cl";
+  result =
+      runCli("predict '" + kernel + "' --dsize 4096 --wgsize 64 --json --model '" + ensemble + "'");
+  REQUIRE(result.exitCode == 0);
+  CHECK_THAT(result.out, Contains("\"networks\":2") && Contains("\"head\":\"boosted-trees\""));
+  result = runCli("predict '" + kernel + "' --dsize 4096 --wgsize 64 --model '" + ensemble + "'");
+  CHECK_THAT(result.out, Contains("the mean of 2 networks'"));
+  result = runCli("upgrade-model '" + ensemble + "' -o '" + (dir.path / "up.model").string() + "'");
+  CHECK(result.exitCode == 2);
+  CHECK_THAT(result.err, Contains("already current"));
+  for (const std::string& bad : {"--networks 0", "--networks 65",
+                                 "--boosted-head --task "
+                                 "coarsening --platform Tahiti"}) {
+    result = runCli("train --data '" + slice + "' -o '" + (dir.path / "bad.model").string() + "' " +
+                    bad);
+    INFO(bad);
+    CHECK(result.exitCode == 2);
+    CHECK(deeptune::test::lineCount(result.err) == 1);
+  }
 
   const std::string report = (dir.path / "report").string();
   result = runCli("evaluate --data '" + slice + "' --protocol suite --epochs 1 --max-length 64 " +

@@ -65,7 +65,7 @@ std::string versionTwoOf(const std::string& path, bool nanWeight = false) {
   using namespace deeptune::model::internal;
   const ModelFile file = readModelFile(path);
   DeepTuneNet net(networkOptions(file.info));
-  loadNetworkTensors(*net, file.tensors);
+  loadNetworkTensors(*net, file.members.front().tensors);
   if (nanWeight) {
     torch::NoGradGuard noGrad;
     net->named_parameters()["lstm.weight_hh_l0"].view({-1})[5] = std::nanf("");
@@ -269,8 +269,8 @@ TEST_CASE("a model whose weights are NaN or infinite is refused by every loader"
   }
   // Nor is such a model written.
   ModelFile good = readModelFile(path);
-  good.tensors.back().values.back() = nan;
+  good.members.front().tensors.back().values.back() = nan;
   const std::string out = (dir.path / "out.model").string();
-  CHECK_THROWS_WITH(writeModelFile(out, good.info, good.tensors), Catch::Contains("is NaN"));
+  CHECK_THROWS_WITH(writeModelFile(out, good.info, good.members), Catch::Contains("is NaN"));
   CHECK_FALSE(std::filesystem::exists(out));
 }

@@ -2,25 +2,36 @@
 // the rest, a JSON header (metadata, declared inputs, the weights' layout), the weights.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "model/boosted_tree_head.hpp"
 #include "model/deeptune_model.hpp"
 #include "model/internal/network_tensors.hpp"
 
 namespace deeptune::model::internal {
 
-/// The format this program writes. It reads 4 and 3 everywhere (the same weights; 4's checksum is
-/// XXH3-64, 3's data::legacy64) and 2 (weights as a LibTorch archive) only where LibTorch is
-/// linked (DeepTuneModel::load).
-constexpr int kModelFormatVersion = 4;
+/// The newest format this program writes: 5 for a file of several networks or with boosted-tree
+/// heads, else 4 (which older versions of deeptune also read). It reads 5, 4 and 3 everywhere
+/// (the same weights; 4's and 5's checksum is XXH3-64, 3's data::legacy64) and 2 (weights as a
+/// LibTorch archive) only where LibTorch is linked (DeepTuneModel::load).
+constexpr int kModelFormatVersion = 5;
+constexpr int kSingleNetworkFormatVersion = 4;
+
+/// One network of a model file (networkTensorLayout(info)'s tensors, with values) and, in
+/// format 5, its optional boosted-tree head.
+struct ModelMember {
+  std::vector<NamedTensor> tensors;
+  std::optional<BoostedTreeHead> head;
+};
 
 /// A model file's contents, checked.
 struct ModelFile {
   ModelInfo info;
   int formatVersion = 0;
   std::string torchArchive;          ///< version 2: the weights as a LibTorch archive
-  std::vector<NamedTensor> tensors;  ///< versions 3, 4: networkTensorLayout(info)'s, with values
+  std::vector<ModelMember> members;  ///< versions 3 to 5: one or more (info.networks)
 };
 
 /// Reads and checks `path` (at most data::kMaxModelFileBytes): checksum, header, metadata, and for
@@ -32,9 +43,10 @@ ModelFile readModelFile(const std::string& path);
 /// that predicts NaN probabilities, whatever its checksum).
 void requireFiniteWeights(const std::vector<NamedTensor>& tensors, const std::string& path);
 
-/// Writes `info` and `tensors` (networkTensorLayout(info)'s, with values) as a version-4 file,
-/// atomically (nothing half-written). Throws ModelError (also for a non-finite weight).
+/// Writes `info` and `members` (1 to 64) atomically (nothing half-written): version 4 for one
+/// network without a head, else version 5. Throws ModelError (also for a non-finite weight or a
+/// head that checkBoostedTreeHead refuses or that does not read the network's state and inputs).
 void writeModelFile(const std::string& path, const ModelInfo& info,
-                    const std::vector<NamedTensor>& tensors);
+                    const std::vector<ModelMember>& members);
 
 }  // namespace deeptune::model::internal

@@ -22,6 +22,10 @@ class SingleSequenceNet {
   /// Main-output probabilities normalized to sum 1, as DeepTuneModel::predict gives them.
   std::vector<float> predict(const std::vector<int>& tokens, const std::vector<float>& aux) const;
 
+  /// What the heads read of the LSTM: layer 2's state at the last token or its mean (the
+  /// model's pooling), as DeepTuneModel::languageModelStates gives it.
+  std::vector<float> pooledState(const std::vector<int>& tokens) const;
+
  private:
   int64_t hidden_, auxInputs_, denseSize_, outputs_, pad_, maxLength_;
   bool paperPadding_, meanPooling_;

@@ -117,12 +117,18 @@ int runPredict(const Args& args) {
                                           prediction.skippedCharacters, prediction.undeclared);
     result["device"] = prediction.deviceType;
     result["probability"] = prediction.probability;
+    result["networks"] = predictor.networks();
+    result["head"] = predictor.boostedHeads() ? "boosted-trees" : "network";
     result["dsize"] = dsize;
     result["wgsize"] = wgsize;
     std::cout << result.dump() << "\n";
   } else {
-    std::printf("%s: %s (probability %.2f)\n", prediction.kernel.c_str(),
-                prediction.deviceType.c_str(), prediction.probability);
+    const std::string ensemble =
+        predictor.networks() > 1
+            ? ", the mean of " + std::to_string(predictor.networks()) + " networks'"
+            : "";
+    std::printf("%s: %s (probability %.2f%s)\n", prediction.kernel.c_str(),
+                prediction.deviceType.c_str(), prediction.probability, ensemble.c_str());
     printReadingNotes(input, prediction.undeclared, prediction.skippedCharacters);
   }
   return kExitOk;

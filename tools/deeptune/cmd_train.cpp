@@ -5,6 +5,7 @@
 
 #include "data/datasets.hpp"
 #include "data/file_io.hpp"
+#include "evaluation/boosted_trees.hpp"
 #include "model/coarsening_data.hpp"
 #include "model/compute_environment.hpp"
 #include "model/devmap_data.hpp"
@@ -19,6 +20,7 @@ int runTrain(const Args& args) {
   std::string task, dataPath, output, vocabPath, platform, transferFrom;
   model::TrainOptions train;
   int maxLength = 1024;
+  int networks = 1;
   std::string batching, lstm, auxScale, pooling;
   // clang-format off
   options.add_options()
@@ -47,7 +49,12 @@ int runTrain(const Args& args) {
        "devmap: how the model reads transfer and wgsize: raw (the paper's) or log2")
       ("pooling", po::value(&pooling)->default_value("last"),
        "what the heads read of the LSTM: its state at the last token (the paper's) or the mean "
-       "over every token");
+       "over every token")
+      ("networks", po::value(&networks)->default_value(1),
+       "train this many networks (seeds SEED, SEED+1000, ...) into one model file whose "
+       "prediction is their mean probability (an ensemble)")
+      ("boosted-head", "devmap: each network predicts through boosted trees (XGBoost, 50 rounds, "
+       "depth 6) fitted on its pooled LSTM states and log2 transfer, wgsize of the training rows");
   // clang-format on
   po::variables_map vm;
   if (!parseOptions(args,
@@ -69,6 +76,9 @@ int runTrain(const Args& args) {
   if (pooling != "last" && pooling != "mean") {
     throw UsageError("train: --pooling is last or mean, not '" + pooling + "'");
   }
+  const bool boostedHead = vm.count("boosted-head") > 0;
+  if (boostedHead && task != "devmap") throw UsageError("train: --boosted-head is for devmap");
+  if (networks < 1 || networks > 64) throw UsageError("train: --networks must be 1 to 64");
   if (train.epochs < 1 || train.batchSize < 1 || maxLength < 1) {
     throw UsageError("train: --epochs, --batch-size and --max-length must be positive");
   }
@@ -132,32 +142,74 @@ int runTrain(const Args& args) {
   network.info().dataFingerprint = fingerprint;
   network.info().trainingRows = static_cast<int>(examples.size());
   network.info().trainingCommand = commandLine("train", args);
+  const model::ModelInfo network0Info =
+      network.info();  // the networks after the first start as it did
 
   model::setComputeThreads(1);  // as evaluate: the result does not depend on the core count
   // (the fast LSTM's --threads do not change it either)
   ProgressPrinter printer;
-  const model::TrainingSummary summary =
-      network.train(examples, train, [&](const model::EpochProgress& p) {
-        char line[160];
-        std::snprintf(line, sizeof line, "epoch %d/%d  loss %.4f  accuracy %.3f  %.1fs  ETA %s",
-                      p.epoch, p.epochs, p.loss, p.accuracy, p.seconds,
-                      formatDuration(p.seconds * (p.epochs - p.epoch)).c_str());
-        printer.update(line, p.epoch == p.epochs);
-      });
-  if (summary.collapsed()) {
-    char warning[200];
-    std::snprintf(warning, sizeof warning,
-                  "warning: training collapsed: accuracy ended %.1f points below its best epoch",
-                  100 * (summary.bestAccuracy - summary.finalAccuracy));
-    printer.update(warning, true);
+  std::vector<model::DeepTuneModel> trained;
+  std::vector<std::optional<model::BoostedTreeHead>> heads;
+  std::string results;
+  for (int n = 0; n < networks; ++n) {
+    model::TrainOptions options = train;
+    options.seed = train.seed + 1000 * static_cast<uint64_t>(n);
+    model::DeepTuneModel member =
+        n == 0 ? std::move(network) : model::DeepTuneModel(network0Info, options.seed);
+    if (n > 0 && source) member.transferLanguageModel(*source);
+    const std::string which =
+        networks > 1 ? "network " + std::to_string(n + 1) + "/" + std::to_string(networks) + "  "
+                     : "";
+    const model::TrainingSummary summary =
+        member.train(examples, options, [&](const model::EpochProgress& p) {
+          char line[200];
+          std::snprintf(
+              line, sizeof line, "%sepoch %d/%d  loss %.4f  accuracy %.3f  %.1fs  ETA %s",
+              which.c_str(), p.epoch, p.epochs, p.loss, p.accuracy, p.seconds,
+              formatDuration(p.seconds * ((p.epochs - p.epoch) + (networks - 1 - n) * p.epochs))
+                  .c_str());
+          printer.update(line, p.epoch == p.epochs && n == networks - 1);
+        });
+    if (summary.collapsed()) {
+      char warning[200];
+      std::snprintf(
+          warning, sizeof warning,
+          "warning: %straining collapsed: accuracy ended %.1f points below its best epoch",
+          which.c_str(), 100 * (summary.bestAccuracy - summary.finalAccuracy));
+      printer.update(warning, true);
+    }
+    char result[160];
+    std::snprintf(result, sizeof result, "%s%.1f%% (best %.1f%% at epoch %d)",
+                  results.empty() ? "" : ", ", 100 * summary.finalAccuracy,
+                  100 * summary.bestAccuracy, summary.bestEpoch);
+    results += result;
+    if (boostedHead) {
+      const std::vector<std::vector<float>> states = member.languageModelStates(examples);
+      std::vector<std::vector<float>> features;
+      std::vector<int> labels;
+      for (size_t i = 0; i < examples.size(); ++i) {
+        features.push_back(model::stateHeadFeatures(
+            states[i], {devmapRows[i].transfer, static_cast<double>(devmapRows[i].wgsize)}));
+        labels.push_back(examples[i].label);
+      }
+      evaluation::BoostedTreeOptions treeOptions;
+      treeOptions.seed = options.seed;
+      heads.push_back(evaluation::fitBoostedTreeHead(features, labels, treeOptions));
+    }
+    trained.push_back(std::move(member));
   }
-  network.save(output);
-  std::printf(
-      "trained on %zu %s in %s: training accuracy %.1f%% (best %.1f%% at epoch %d); "
-      "wrote %s\n",
-      examples.size(), task == "devmap" ? "rows" : "kernels",
-      formatDuration(printer.elapsed()).c_str(), 100 * summary.finalAccuracy,
-      100 * summary.bestAccuracy, summary.bestEpoch, output.c_str());
+  if (networks == 1 && !boostedHead) {
+    trained.front().save(output);
+  } else {
+    std::vector<const model::DeepTuneModel*> members;
+    for (const model::DeepTuneModel& member : trained) members.push_back(&member);
+    model::DeepTuneModel::saveEnsemble(output, members, heads);
+  }
+  const std::string what = networks > 1 ? std::to_string(networks) + " networks " : "";
+  std::printf("trained %son %zu %s in %s: training accuracy %s%s; wrote %s\n", what.c_str(),
+              examples.size(), task == "devmap" ? "rows" : "kernels",
+              formatDuration(printer.elapsed()).c_str(), results.c_str(),
+              boostedHead ? "; boosted-tree heads fitted" : "", output.c_str());
   return kExitOk;
 }
 

@@ -14,7 +14,8 @@ int runUpgradeModel(const Args& args) {
       "\n"
       "Reads MODEL (format version 2, whose weights are a LibTorch archive, 3 or 4) and writes\n"
       "the same network and metadata to OUT in format version 4, which prediction reads without\n"
-      "LibTorch. OUT must not be MODEL itself (write a new file; rename it over MODEL if\n"
+      "LibTorch (version 5, several networks or boosted-tree heads, is already current). OUT must "
+      "not be MODEL itself (write a new file; rename it over MODEL if\n"
       "wanted).";
   po::options_description options("options");
   std::string input;
@@ -26,7 +27,13 @@ int runUpgradeModel(const Args& args) {
   po::variables_map vm;
   if (!parseOptions(args, usage, options, positional, vm)) return kExitOk;
   data::checkOutputNotInput(output, {input}, data::OutputKind::kFile);
-  model::DeepTuneModel::load(input).save(output);
+  model::DeepTuneModel network = model::DeepTuneModel::load(input);
+  if (network.info().networks > 1 || network.info().boostedHeads) {
+    throw UsageError("upgrade-model: " + input +
+                     " is format version 5 (several networks or boosted-tree heads), already "
+                     "current; upgrade-model converts single networks of versions 2 to 4");
+  }
+  network.save(output);
   std::cout << "wrote " << output << "\n";
   return kExitOk;
 }
