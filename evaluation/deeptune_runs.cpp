@@ -45,21 +45,35 @@ struct FoldFeatures {
   std::vector<int> labels;
 };
 
-FoldFeatures foldFeatures(const model::FoldTraining& fold,
-                          const std::vector<data::DevmapRow>& rows) {
+FoldFeatures foldFeatures(const model::FoldTraining& fold, const std::vector<data::DevmapRow>& rows,
+                          bool tokenCounts) {
   if (fold.trainStates.size() != fold.trainRowIndices.size() ||
       fold.testStates.size() != fold.testRowIndices.size()) {
     throw EvaluationError("state head: fold " + std::to_string(fold.fold + 1) +
                           " kept no language-model states");
   }
+  if (tokenCounts && (fold.trainTokenCounts.size() != fold.trainStates.size() ||
+                      fold.testTokenCounts.size() != fold.testStates.size())) {
+    throw EvaluationError("state head: fold " + std::to_string(fold.fold + 1) +
+                          " kept no token counts");
+  }
+  const auto inputs = [tokenCounts](const std::vector<float>& state,
+                                    const std::vector<std::vector<float>>& counts, size_t i) {
+    if (!tokenCounts) return state;
+    std::vector<float> joined = state;
+    joined.insert(joined.end(), counts[i].begin(), counts[i].end());
+    return joined;
+  };
   FoldFeatures features;
   for (size_t i = 0; i < fold.trainRowIndices.size(); ++i) {
     const data::DevmapRow& row = rows.at(fold.trainRowIndices[i]);
-    features.train.push_back(stateHeadFeatures(fold.trainStates[i], row));
+    features.train.push_back(
+        stateHeadFeatures(inputs(fold.trainStates[i], fold.trainTokenCounts, i), row));
     features.labels.push_back(row.oracle == "GPU" ? 1 : 0);
   }
   for (size_t i = 0; i < fold.testRowIndices.size(); ++i) {
-    features.test.push_back(stateHeadFeatures(fold.testStates[i], rows.at(fold.testRowIndices[i])));
+    features.test.push_back(stateHeadFeatures(inputs(fold.testStates[i], fold.testTokenCounts, i),
+                                              rows.at(fold.testRowIndices[i])));
   }
   return features;
 }
@@ -70,11 +84,11 @@ template <typename PredictFold>
 MethodPredictions stateHeadOf(const std::vector<model::FoldTraining>& folds,
                               const std::vector<data::DevmapRow>& rows, const std::string& name,
                               const std::string& group, const PredictFold& predictFold,
-                              std::vector<double>& probabilities) {
+                              std::vector<double>& probabilities, bool tokenCounts = false) {
   MethodPredictions head{name, std::vector<std::string>(rows.size()), group};
   probabilities.assign(rows.size(), -1.0);
   for (const model::FoldTraining& fold : folds) {
-    const FoldFeatures features = foldFeatures(fold, rows);
+    const FoldFeatures features = foldFeatures(fold, rows, tokenCounts);
     const std::vector<double> gpu = predictFold(features);
     for (size_t i = 0; i < fold.testRowIndices.size(); ++i) {
       const size_t row = fold.testRowIndices[i];
@@ -112,10 +126,10 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
                                    RunProgressCallback progress, model::FoldDoneCallback done) {
   if (seeds < 1 || workers < 1)
     throw EvaluationError("DeepTune runs: seeds and workers must be >= 1");
-  if ((heads.tree || heads.boosted) && !options.keepStates) {
+  if ((heads.tree || heads.boosted || heads.boostedTokenCounts) && !options.keepStates) {
     throw EvaluationError("DeepTune runs: state heads need the fold models' states kept");
   }
-  std::vector<double> boostedSum(rows.size(), 0.0);
+  std::vector<double> boostedSum(rows.size(), 0.0), countSum(rows.size(), 0.0);
   DeepTuneRuns result;
   std::string unsafe;
   result.workers = model::safeTrainingWorkers(workers, unsafe);
@@ -155,28 +169,41 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
       result.treeHeads.push_back(stateHeadOf(runFolds, rows, headName("deeptune-tree"),
                                              "deeptune-tree", treeHeadFold, probabilities));
     }
+    const auto boostedFold = [&](const FoldFeatures& features) {
+      BoostedTreeOptions boosted;
+      boosted.seed = runOptions.train.seed;
+      return boostedTreeProbabilities(features.train, features.labels, features.test, boosted);
+    };
     if (heads.boosted) {
-      const auto boostedFold = [&](const FoldFeatures& features) {
-        BoostedTreeOptions boosted;
-        boosted.seed = runOptions.train.seed;
-        return boostedTreeProbabilities(features.train, features.labels, features.test, boosted);
-      };
       result.boostedHeads.push_back(stateHeadOf(runFolds, rows, headName("deeptune-boosted"),
                                                 "deeptune-boosted", boostedFold, probabilities));
       for (size_t row = 0; row < rows.size(); ++row) boostedSum[row] += probabilities[row];
     }
+    if (heads.boostedTokenCounts) {
+      result.boostedCountHeads.push_back(
+          stateHeadOf(runFolds, rows, headName("deeptune-boosted-tc"), "deeptune-boosted-tc",
+                      boostedFold, probabilities, /*tokenCounts=*/true));
+      for (size_t row = 0; row < rows.size(); ++row) countSum[row] += probabilities[row];
+    }
     for (model::FoldTraining& fold : runFolds) {  // the states have served
       fold.trainStates.clear();
       fold.testStates.clear();
+      fold.trainTokenCounts.clear();
+      fold.testTokenCounts.clear();
     }
     result.folds.insert(result.folds.end(), runFolds.begin(), runFolds.end());
   }
   if (seeds > 1) result.ensemble = ensembleOf(result.folds, rows.size(), seeds);
+  const auto averaged = [seeds](const std::string& name, const std::vector<double>& sums) {
+    MethodPredictions ensemble{name, {}, name};
+    for (double sum : sums) ensemble.devices.push_back(sum / seeds > 0.5 ? "GPU" : "CPU");
+    return ensemble;
+  };
   if (seeds > 1 && heads.boosted) {
-    result.boostedEnsemble = {"deeptune-boosted-ensemble", {}, "deeptune-boosted-ensemble"};
-    for (double sum : boostedSum) {
-      result.boostedEnsemble.devices.push_back(sum / seeds > 0.5 ? "GPU" : "CPU");
-    }
+    result.boostedEnsemble = averaged("deeptune-boosted-ensemble", boostedSum);
+  }
+  if (seeds > 1 && heads.boostedTokenCounts) {
+    result.boostedCountEnsemble = averaged("deeptune-boosted-tc-ensemble", countSum);
   }
   return result;
 }

@@ -32,14 +32,20 @@ struct DeepTuneRuns {
   /// "deeptune-boosted-ensemble".
   std::vector<MethodPredictions> boostedHeads;
   MethodPredictions boostedEnsemble;
+  /// With StateHeads::boostedTokenCounts, the same boosted trees with each row's token counts
+  /// (model::tokenCounts) between the state and the launch inputs: "deeptune-boosted-tc" (or
+  /// "-tc-s<seed>"), grouped "deeptune-boosted-tc", and "deeptune-boosted-tc-ensemble".
+  std::vector<MethodPredictions> boostedCountHeads;
+  MethodPredictions boostedCountEnsemble;
   int workers = 1;  ///< folds trained at once (see safeTrainingWorkers)
 };
 
 /// Heads fitted, after each run, on its fold models' language-model states and log2 launch
 /// inputs (no extra network training; they need options.keepStates).
 struct StateHeads {
-  bool tree = false;     ///< DeepTuneRuns::treeHeads
-  bool boosted = false;  ///< DeepTuneRuns::boostedHeads
+  bool tree = false;                ///< DeepTuneRuns::treeHeads
+  bool boosted = false;             ///< DeepTuneRuns::boostedHeads
+  bool boostedTokenCounts = false;  ///< DeepTuneRuns::boostedCountHeads
 };
 
 /// Cross-validates DeepTune `seeds` times on the folds `foldOfRow`: run r trains fold f with seed

@@ -69,4 +69,22 @@ std::vector<float> stateHeadFeatures(const std::vector<float>& state,
   return row;
 }
 
+std::vector<float> tokenCounts(const std::vector<int>& tokens, size_t vocabularySize) {
+  std::vector<float> counts(vocabularySize, 0.0f);
+  for (int id : tokens) {
+    if (id >= 0 && static_cast<size_t>(id) < vocabularySize) counts[static_cast<size_t>(id)] += 1;
+  }
+  return counts;
+}
+
+std::vector<float> headFeatures(const BoostedTreeHead& head, const std::vector<float>& state,
+                                const std::vector<int>& tokens, size_t vocabularySize,
+                                const std::vector<double>& rawAux) {
+  if (!head.tokenCounts) return stateHeadFeatures(state, rawAux);
+  std::vector<float> inner = state;
+  const std::vector<float> counts = tokenCounts(tokens, vocabularySize);
+  inner.insert(inner.end(), counts.begin(), counts.end());
+  return stateHeadFeatures(inner, rawAux);
+}
+
 }  // namespace deeptune::model

@@ -2,6 +2,7 @@
 // evaluated without XGBoost (which only fits them, in evaluation/boosted_trees).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct TreeNode {
 struct BoostedTreeHead {
   double baseMargin = 0.0;
   int features = 0;  ///< width of the rows it reads
+  /// Whether its rows hold the token counts (tokenCounts) between the state and the launch
+  /// inputs (headFeatures).
+  bool tokenCounts = false;
   std::vector<std::vector<TreeNode>> trees;
 };
 
@@ -36,5 +40,15 @@ double boostedTreeProbability(const BoostedTreeHead& head, const std::vector<flo
 /// input (transfer, wgsize), as the evaluation's heads read them.
 std::vector<float> stateHeadFeatures(const std::vector<float>& state,
                                      const std::vector<double>& rawAux);
+
+/// How often each id of a vocabulary of `vocabularySize` tokens occurs in `tokens` (the sequence
+/// the network reads); ids outside the vocabulary are not counted.
+std::vector<float> tokenCounts(const std::vector<int>& tokens, size_t vocabularySize);
+
+/// The row `head` reads: the state, the token counts if head.tokenCounts, log2 of the launch
+/// inputs.
+std::vector<float> headFeatures(const BoostedTreeHead& head, const std::vector<float>& state,
+                                const std::vector<int>& tokens, size_t vocabularySize,
+                                const std::vector<double>& rawAux);
 
 }  // namespace deeptune::model

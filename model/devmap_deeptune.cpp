@@ -9,6 +9,7 @@
 #include <random>
 #include <set>
 
+#include "model/boosted_tree_head.hpp"
 #include "model/devmap_data.hpp"
 #include "model/model_error.hpp"
 
@@ -115,6 +116,12 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
       record.trainRowIndices = trainRows;
       record.trainStates = model.languageModelStates(allTrain);
       record.testStates = model.languageModelStates(test);
+      for (const Example& example : allTrain) {
+        record.trainTokenCounts.push_back(tokenCounts(example.tokens, info.vocabulary.size()));
+      }
+      for (const Example& example : test) {
+        record.testTokenCounts.push_back(tokenCounts(example.tokens, info.vocabulary.size()));
+      }
     }
     record.testRows = test.size();
     if (done) done(record);

@@ -90,7 +90,8 @@ std::vector<float> InferenceModel::predict(const Example& example) const {
     std::vector<float> probabilities;
     if (network.head) {
       const double p = boostedTreeProbability(
-          *network.head, stateHeadFeatures(network.net->pooledState(example.tokens), rawAux));
+          *network.head, headFeatures(*network.head, network.net->pooledState(example.tokens),
+                                      example.tokens, info_.vocabulary.size(), rawAux));
       probabilities = {static_cast<float>(1.0 - p), static_cast<float>(p)};
     } else {
       probabilities = network.net->predict(example.tokens, scaled);

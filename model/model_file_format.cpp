@@ -98,10 +98,12 @@ nlohmann::json headJson(const BoostedTreeHead& head) {
                      {"right", right},
                      {"default_left", defaultLeft}});
   }
-  return {{"kind", "boosted-trees"},
-          {"features", head.features},
-          {"base_margin", head.baseMargin},
-          {"trees", trees}};
+  nlohmann::json json = {{"kind", "boosted-trees"},
+                         {"features", head.features},
+                         {"base_margin", head.baseMargin},
+                         {"trees", trees}};
+  if (head.tokenCounts) json["inputs"] = "state+token-counts";  // else the state alone
+  return json;
 }
 
 /// The head of headJson's form; throws ModelError (without the path) or a JSON exception.
@@ -112,6 +114,11 @@ BoostedTreeHead headOf(const nlohmann::json& json) {
   BoostedTreeHead head;
   head.features = json.at("features").get<int>();
   head.baseMargin = json.at("base_margin").get<double>();
+  const std::string inputs = json.value("inputs", std::string("state"));
+  if (inputs != "state" && inputs != "state+token-counts") {
+    throw ModelError("unknown head inputs '" + inputs + "'");
+  }
+  head.tokenCounts = inputs == "state+token-counts";
   const auto& trees = json.at("trees");
   if (!trees.is_array() || trees.size() > 100000) throw ModelError("too many trees");
   for (const nlohmann::json& tree : trees) {
@@ -139,10 +146,12 @@ BoostedTreeHead headOf(const nlohmann::json& json) {
 void checkHeadFits(const BoostedTreeHead& head, const ModelInfo& info) {
   checkBoostedTreeHead(head);
   const NetworkSizes sizes = networkSizesOf(info);
-  if (info.labels.size() != 2 || head.features != sizes.lstm + sizes.auxInputs) {
+  const int64_t counts = head.tokenCounts ? sizes.vocabulary : 0;
+  if (info.labels.size() != 2 || head.features != sizes.lstm + counts + sizes.auxInputs) {
     throw ModelError("a boosted-tree head over " + std::to_string(head.features) +
                      " features, for a two-label model's " + std::to_string(sizes.lstm) +
-                     " state values and " + std::to_string(sizes.auxInputs) + " launch inputs");
+                     " state values, " + std::to_string(counts) + " token counts and " +
+                     std::to_string(sizes.auxInputs) + " launch inputs");
   }
 }
 

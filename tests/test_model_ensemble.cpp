@@ -128,6 +128,44 @@ TEST_CASE("an ensemble file averages its networks, each through its head or its 
   CHECK(InferenceModel::load(single).predict(examples[0]) == first.predictOne(examples[0]));
 }
 
+TEST_CASE("a head may read the token counts between the state and the launch inputs",
+          "[model][inference]") {
+  deeptune::test::ScratchDir dir("deeptune-model-counts");
+  const std::vector<Example> examples = firstExamples();
+  const DeepTuneModel network = meanPooledNetwork(3, examples);
+  const size_t vocabulary = network.info().vocabulary.size();
+  // A stump on the count of the most frequent token of the first example, at the middle of its
+  // distinct counts over the examples.
+  const std::vector<float> firstCounts =
+      deeptune::model::tokenCounts(examples[0].tokens, vocabulary);
+  const int token = static_cast<int>(std::max_element(firstCounts.begin(), firstCounts.end()) -
+                                     firstCounts.begin());
+  std::vector<float> counts;
+  for (const Example& example : examples) {
+    counts.push_back(deeptune::model::tokenCounts(example.tokens, vocabulary)[token]);
+  }
+  std::vector<float> distinct = counts;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  REQUIRE(distinct.size() >= 2);
+  const float threshold = (distinct[distinct.size() / 2 - 1] + distinct[distinct.size() / 2]) / 2;
+  BoostedTreeHead head = stump(64 + token, threshold);
+  head.features = static_cast<int>(64 + vocabulary + 2);
+  head.tokenCounts = true;
+  const std::string path = (dir.path / "counts.model").string();
+  DeepTuneModel::saveEnsemble(path, {&network}, {head});
+  const InferenceModel model = InferenceModel::load(path);
+  for (size_t i = 0; i < examples.size(); ++i) {
+    CHECK(model.predict(examples[i])[1] ==
+          Approx(sigmoid(counts[i] < threshold ? -2.0 : 2.0)).margin(1e-6));
+  }
+  CHECK_THAT(deeptune::test::readWholeFile(path),
+             Catch::Contains("\"inputs\":\"state+token-counts\""));
+  // The same trees without the counts in its rows do not fit the network.
+  editHeader(path, [](nlohmann::json& h) { h["heads"][0].erase("inputs"); });
+  CHECK_THROWS_WITH(InferenceModel::load(path), Catch::Contains("0 token counts"));
+}
+
 TEST_CASE("an ensemble file whose heads or networks do not fit is refused, naming it",
           "[model][inference]") {
   deeptune::test::ScratchDir dir("deeptune-model-ensemble-bad");

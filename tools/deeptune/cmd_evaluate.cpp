@@ -151,6 +151,8 @@ int runEvaluate(const Args& args) {
        "language-model states and log2 transfer and wgsize (no extra training)")
       ("boosted-head", "also report deeptune-boosted: XGBoost's boosted trees on the same "
        "states and log2 sizes (with --ensemble, also their probabilities averaged)")
+      ("boosted-head-counts", "also report deeptune-boosted-tc: the same boosted trees with "
+       "each row's token counts beside the states (with --ensemble, also averaged)")
       ("workers", po::value(&workers)->default_value(2), "folds trained at once");
   // clang-format on
   po::variables_map vm;
@@ -193,7 +195,8 @@ int runEvaluate(const Args& args) {
   evaluation::StateHeads heads;
   heads.tree = vm.count("tree-head") > 0;
   heads.boosted = vm.count("boosted-head") > 0;
-  deeptune.keepStates = heads.tree || heads.boosted;
+  heads.boostedTokenCounts = vm.count("boosted-head-counts") > 0;
+  deeptune.keepStates = heads.tree || heads.boosted || heads.boostedTokenCounts;
   deeptune.train.batching = model::parseBatching(batching);
   deeptune.train.lstm = model::parseLstm(lstm);
   data::checkOutputNotInput(reportDir, {dataPath, foldsPath}, data::OutputKind::kFolder);
@@ -254,6 +257,8 @@ int runEvaluate(const Args& args) {
       methods.insert(methods.end(), runs.treeHeads.begin(), runs.treeHeads.end());
       methods.insert(methods.end(), runs.boostedHeads.begin(), runs.boostedHeads.end());
       if (ensemble && heads.boosted) methods.push_back(runs.boostedEnsemble);
+      methods.insert(methods.end(), runs.boostedCountHeads.begin(), runs.boostedCountHeads.end());
+      if (ensemble && heads.boostedTokenCounts) methods.push_back(runs.boostedCountEnsemble);
       context.folds = runs.folds;
       context.settings.push_back("BLAS: " + model::loadedBlas().description);
       context.settings.push_back(deeptuneSettings(deeptune, runs, workers));
@@ -268,6 +273,11 @@ int runEvaluate(const Args& args) {
                  ? "deeptune-boosted (XGBoost, " + std::to_string(boosted.rounds) +
                        " rounds, depth " + std::to_string(boosted.maxDepth) + ", learning rate " +
                        evaluation::formatNumber("%.1f", boosted.learningRate) + ", the run's seed)"
+                 : "") +
+            (heads.boostedTokenCounts
+                 ? std::string(heads.tree || heads.boosted ? "; " : "") +
+                       "deeptune-boosted-tc (the same boosted trees with the row's token counts, "
+                       "of the fold model's vocabulary, between the states and the sizes)"
                  : ""));
       }
     }

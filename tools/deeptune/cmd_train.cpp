@@ -54,7 +54,9 @@ int runTrain(const Args& args) {
        "train this many networks (seeds SEED, SEED+1000, ...) into one model file whose "
        "prediction is their mean probability (an ensemble)")
       ("boosted-head", "devmap: each network predicts through boosted trees (XGBoost, 50 rounds, "
-       "depth 6) fitted on its pooled LSTM states and log2 transfer, wgsize of the training rows");
+       "depth 6) fitted on its pooled LSTM states and log2 transfer, wgsize of the training rows")
+      ("boosted-head-counts", "devmap: the same, with each row's token counts beside the "
+       "states");
   // clang-format on
   po::variables_map vm;
   if (!parseOptions(args,
@@ -76,7 +78,8 @@ int runTrain(const Args& args) {
   if (pooling != "last" && pooling != "mean") {
     throw UsageError("train: --pooling is last or mean, not '" + pooling + "'");
   }
-  const bool boostedHead = vm.count("boosted-head") > 0;
+  const bool headCounts = vm.count("boosted-head-counts") > 0;
+  const bool boostedHead = vm.count("boosted-head") > 0 || headCounts;
   if (boostedHead && task != "devmap") throw UsageError("train: --boosted-head is for devmap");
   if (networks < 1 || networks > 64) throw UsageError("train: --networks must be 1 to 64");
   if (train.epochs < 1 || train.batchSize < 1 || maxLength < 1) {
@@ -187,14 +190,18 @@ int runTrain(const Args& args) {
       const std::vector<std::vector<float>> states = member.languageModelStates(examples);
       std::vector<std::vector<float>> features;
       std::vector<int> labels;
+      model::BoostedTreeHead inputs;  // what the head will read
+      inputs.tokenCounts = headCounts;
       for (size_t i = 0; i < examples.size(); ++i) {
-        features.push_back(model::stateHeadFeatures(
-            states[i], {devmapRows[i].transfer, static_cast<double>(devmapRows[i].wgsize)}));
+        features.push_back(model::headFeatures(
+            inputs, states[i], examples[i].tokens, member.info().vocabulary.size(),
+            {devmapRows[i].transfer, static_cast<double>(devmapRows[i].wgsize)}));
         labels.push_back(examples[i].label);
       }
       evaluation::BoostedTreeOptions treeOptions;
       treeOptions.seed = options.seed;
       heads.push_back(evaluation::fitBoostedTreeHead(features, labels, treeOptions));
+      heads.back()->tokenCounts = headCounts;
     }
     trained.push_back(std::move(member));
   }
