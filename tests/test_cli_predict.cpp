@@ -16,13 +16,15 @@ using deeptune::test::ScratchDir;
 
 TEST_CASE("cli predict: a kernel of kernels/ with the bundled models", "[cli][predict]") {
   // Pinned decisions of the bundled models (models/README.md): retraining them changes these
-  // (update the pins then, saying why); converting them to format 3 did not (within 1e-6).
+  // (update the pins then, saying why); converting them to format 3 did not (within 1e-6). Pinned
+  // again 2026-12-04 (issue 28): the models are now three mean-pooled networks with boosted-tree
+  // heads each (amd was GPU 0.51645, nvidia CPU 0.99999).
   const std::string kernel = deeptune::test::sourceDir() + "/kernels/vector_add.cl";
   const struct {
     const char* platform;
     const char* device;
     double probability;
-  } pins[] = {{"amd", "GPU", 0.51645}, {"nvidia", "CPU", 0.99999}};
+  } pins[] = {{"amd", "CPU", 0.98911}, {"nvidia", "CPU", 0.99828}};
   for (const auto& pin : pins) {
     const std::string platform = pin.platform;
     const auto result = runCli("predict '" + kernel + "' --dsize 4194304 --wgsize 256 --platform " +

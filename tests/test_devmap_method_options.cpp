@@ -73,7 +73,8 @@ TEST_CASE("log2 launch inputs: the network reads log2(1 + value), and the model 
     difference += std::abs(raw.predict(example)[1] - inference.predict(example)[1]);
   }
   CHECK(difference > 1e-3);
-  // Files without a scale are the paper's raw inputs (the bundled models are such files).
+  // Files without a scale are the paper's raw inputs (the bundled models were such files until
+  // issue 28).
   CHECK(raw.info().auxScale == "raw");
 }
 
