@@ -59,7 +59,7 @@ TEST_CASE("evaluation plan: method lists are checked before any training", "[eva
         std::vector<std::string>{"grewe", "static"});
   CHECK_THROWS_WITH(
       selectMethods("static,magic", devmapMethods(), "devmap"),
-      "unknown method 'magic' for devmap (static, grewe, hand-tree, memory, hand-boosted, deeptune)");
+      "unknown method 'magic' for devmap (static, grewe, hand-tree, memory, hand-boosted, token-boosted, deeptune)");
   CHECK_THROWS_WITH(selectMethods("static,,grewe", devmapMethods(), "devmap"),
                     Contains("unknown method ''"));
   CHECK_THROWS_WITH(selectMethods("", devmapMethods(), "devmap"), "--methods names no method");
