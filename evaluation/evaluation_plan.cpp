@@ -3,7 +3,6 @@
 #include "evaluation/evaluation_plan.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -20,8 +19,22 @@
 namespace deeptune::evaluation {
 namespace {
 
-/// The hand features' boosted trees: XGBoost (BoostedTreeOptions' defaults) on
-/// baselines::handFeatures, fitted on each fold's training rows.
+/// Each test row's device by XGBoost (BoostedTreeOptions' defaults) fitted on the training rows'
+/// features and oracle labels.
+std::vector<std::string> boostedDevices(const std::vector<data::DevmapRow>& rows,
+                                        const std::vector<size_t>& train,
+                                        const std::vector<std::vector<float>>& trainFeatures,
+                                        const std::vector<std::vector<float>>& testFeatures) {
+  std::vector<int> labels;
+  for (size_t i : train) labels.push_back(rows.at(i).oracle == "GPU" ? 1 : 0);
+  std::vector<std::string> devices;
+  for (double gpu : boostedTreeProbabilities(trainFeatures, labels, testFeatures)) {
+    devices.push_back(gpu > 0.5 ? "GPU" : "CPU");
+  }
+  return devices;
+}
+
+/// The hand features' boosted trees: boostedDevices on baselines::handFeatures.
 data::DevmapPredictor handBoostedPredictor(const std::vector<data::DevmapRow>& rows) {
   auto data = std::make_shared<const std::vector<data::DevmapRow>>(rows);
   return [data](const std::vector<size_t>& train, const std::vector<size_t>& test, int) {
@@ -33,20 +46,14 @@ data::DevmapPredictor handBoostedPredictor(const std::vector<data::DevmapRow>& r
       }
       return x;
     };
-    std::vector<int> labels;
-    for (size_t i : train) labels.push_back(data->at(i).oracle == "GPU" ? 1 : 0);
-    std::vector<std::string> devices;
-    for (double gpu : boostedTreeProbabilities(features(train), labels, features(test))) {
-      devices.push_back(gpu > 0.5 ? "GPU" : "CPU");
-    }
-    return devices;
+    return boostedDevices(*data, train, features(train), features(test));
   };
 }
 
-/// Token counts with boosted trees: XGBoost on each source's count of every token of the fold's
-/// training vocabulary (tokens unknown to it skipped, as the tokenizer's prediction mode does)
-/// and log2 transfer, wgsize; fitted on each fold's training rows. No hand-made feature: what a
-/// bag of tokens learns from the source alone.
+/// Token counts with boosted trees: boostedDevices on each source's count of every token of the
+/// fold's training vocabulary (tokens unknown to it skipped, as the tokenizer's prediction mode
+/// does) and log2 transfer, wgsize (model::stateHeadFeatures). No hand-made feature: what a bag
+/// of tokens learns from the source alone.
 data::DevmapPredictor tokenBoostedPredictor(const std::vector<data::DevmapRow>& rows) {
   auto data = std::make_shared<const std::vector<data::DevmapRow>>(rows);
   return [data](const std::vector<size_t>& train, const std::vector<size_t>& test, int) {
@@ -61,26 +68,15 @@ data::DevmapPredictor tokenBoostedPredictor(const std::vector<data::DevmapRow>& 
         const data::DevmapRow& row = data->at(i);
         auto found = countsOfSource.find(row.src);
         if (found == countsOfSource.end()) {
-          std::vector<float> counts(vocabulary.size(), 0.0f);
-          for (int id : vocabulary.encode(row.src, tokenizer::UnknownPolicy::kSkip).ids) {
-            counts[static_cast<size_t>(id)] += 1.0f;
-          }
-          found = countsOfSource.emplace(row.src, std::move(counts)).first;
+          const auto ids = vocabulary.encode(row.src, tokenizer::UnknownPolicy::kSkip).ids;
+          found = countsOfSource.emplace(row.src, model::tokenCounts(ids, vocabulary.size())).first;
         }
-        x.push_back(found->second);
-        x.back().push_back(static_cast<float>(std::log2(std::max(1.0, row.transfer))));
-        x.back().push_back(
-            static_cast<float>(std::log2(std::max(1.0, static_cast<double>(row.wgsize)))));
+        x.push_back(model::stateHeadFeatures(found->second,
+                                             {row.transfer, static_cast<double>(row.wgsize)}));
       }
       return x;
     };
-    std::vector<int> labels;
-    for (size_t i : train) labels.push_back(data->at(i).oracle == "GPU" ? 1 : 0);
-    std::vector<std::string> devices;
-    for (double gpu : boostedTreeProbabilities(features(train), labels, features(test))) {
-      devices.push_back(gpu > 0.5 ? "GPU" : "CPU");
-    }
-    return devices;
+    return boostedDevices(*data, train, features(train), features(test));
   };
 }
 
