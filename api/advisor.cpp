@@ -351,7 +351,8 @@ Decision Advisor::advise(const LaunchQuery& query) {
     decision = impl_->ask(query, rawKey, sizes);
   }
   if (decision.cached && !query.kernel.empty()) decision.kernel = query.kernel;  // a look-alike's
-  const int chosen = pickCandidate(limits, query.range, decision.deviceType, decision.note);
+  const int chosen =
+      pickCandidate(limits, query.range, decision.deviceType, decision.note, decision.modelDevice);
   decision.device = query.candidates[static_cast<size_t>(chosen)];
   decision.deviceName = limits[static_cast<size_t>(chosen)].name;
   if (impl_->options.log) {

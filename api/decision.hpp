@@ -17,11 +17,15 @@ namespace deeptune::api {
 /// `deviceName` only where there were candidate devices (advisor, launcher).
 struct Decision {
   std::string kernel;      ///< the kernel's name in the source
-  std::string deviceType;  ///< "CPU" or "GPU": the model's answer, or the fallback's
+  std::string deviceType;  ///< "CPU" or "GPU" (the chosen device's type): the model's answer, or
+                           ///< the fallback's
   double probability = 0;  ///< the model's probability of `deviceType`; 0 for a fallback
-  bool cached = false;     ///< served from the decision cache (nothing was rewritten or run)
-  bool fallback = false;   ///< the model could not answer; `reason` says why
-  std::string reason;      ///< fallback: the model's or the rewriter's error; else empty
+  /// For a model trained on measured devices (`deeptune measure`): the CL_DEVICE_NAME of the
+  /// device it chose, which candidates are matched against first; empty for CPU/GPU models.
+  std::string modelDevice;
+  bool cached = false;    ///< served from the decision cache (nothing was rewritten or run)
+  bool fallback = false;  ///< the model could not answer; `reason` says why
+  std::string reason;     ///< fallback: the model's or the rewriter's error; else empty
   /// A fallback because the model had not answered within the advisor's decision budget; its
   /// answer is cached when it comes.
   bool deferred = false;

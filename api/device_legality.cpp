@@ -67,7 +67,15 @@ size_t modelWorkGroupSize(const NDRange& range) {
 }
 
 int pickCandidate(const std::vector<DeviceLimits>& candidates, const NDRange& range,
-                  const std::string& wanted, std::string& note) {
+                  const std::string& wanted, std::string& note, const std::string& wantedName) {
+  if (!wantedName.empty()) {
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      if (candidates[i].name == wantedName && legalityProblem(candidates[i], range).empty()) {
+        note.clear();
+        return static_cast<int>(i);
+      }
+    }
+  }
   std::string refused;
   int firstLegal = -1;
   bool wantedSeen = false;
@@ -80,7 +88,9 @@ int pickCandidate(const std::vector<DeviceLimits>& candidates, const NDRange& ra
       continue;
     }
     if (wanted.empty() || device.type == wanted) {
-      note.clear();
+      note = wantedName.empty() ? ""
+                                : "no candidate named " + wantedName + " can run this range; " +
+                                      "running on the " + wanted + " " + device.name;
       return static_cast<int>(i);
     }
     if (firstLegal < 0) firstLegal = static_cast<int>(i);

@@ -41,11 +41,12 @@ std::string legalityProblem(const DeviceLimits& device, const NDRange& range);
 /// given the largest power of two up to 256 that divides the first global size.
 size_t modelWorkGroupSize(const NDRange& range);
 
-/// Where a decision for device type `wanted` lands among `candidates`: the first legal one of
-/// that type, else the first legal one of any type with `note` saying why (`wanted` empty: the
-/// first legal one, no note). Returns -1 (and the reasons in `note`) when no candidate can run
-/// the range.
+/// Where a decision for device type `wanted` lands among `candidates`: the first legal one named
+/// `wantedName` (when not empty: a model trained on measured devices), else the first legal one
+/// of that type, else the first legal one of any type, with `note` saying why (`wanted` empty:
+/// the first legal one, no note). Returns -1 (and the reasons in `note`) when no candidate can
+/// run the range.
 int pickCandidate(const std::vector<DeviceLimits>& candidates, const NDRange& range,
-                  const std::string& wanted, std::string& note);
+                  const std::string& wanted, std::string& note, const std::string& wantedName = "");
 
 }  // namespace deeptune::api

@@ -94,6 +94,9 @@ Predictor& Predictor::operator=(Predictor&&) noexcept = default;
 std::string Predictor::modelPath() const { return impl_->modelPath; }
 int Predictor::networks() const { return impl_->network.info().networks; }
 bool Predictor::boostedHeads() const { return impl_->network.info().boostedHeads; }
+std::vector<std::string> Predictor::modelDevices() const {
+  return impl_->network.info().deviceNames;
+}
 
 void checkLaunchSizes(double dsizeBytes, double wgsize) {
   char text[160];
@@ -121,7 +124,13 @@ Decision Predictor::predict(const std::string& source, const std::string& fileNa
   Decision decision;
   decision.kernel = encoded.kernel;
   const bool gpu = probabilities[1] > probabilities[0];
-  decision.deviceType = impl_->network.info().labels[gpu ? 1 : 0];
+  const model::ModelInfo& info = impl_->network.info();
+  if (info.deviceNames.empty()) {
+    decision.deviceType = info.labels[gpu ? 1 : 0];
+  } else {
+    decision.deviceType = info.deviceTypes[gpu ? 1 : 0];
+    decision.modelDevice = info.deviceNames[gpu ? 1 : 0];
+  }
   decision.probability = probabilities[gpu ? 1 : 0];
   decision.transferBytes = static_cast<uint64_t>(dsizeBytes);
   decision.wgsize = static_cast<size_t>(wgsize);

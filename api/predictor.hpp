@@ -57,6 +57,9 @@ class Predictor : public DeviceModel {
   /// (an ensemble over seeds when above 1), and whether they read boosted-tree heads.
   int networks() const;
   bool boostedHeads() const;
+  /// The devices a model trained on measured data decides between (CL_DEVICE_NAMEs, in label
+  /// order); empty for a CPU/GPU model.
+  std::vector<std::string> modelDevices() const;
 
  private:
   struct Impl;

@@ -52,8 +52,9 @@ size_t indexColumn(const CsvTable& t) {
 
 }  // namespace
 
-std::vector<DevmapRow> readDevmapCsv(const std::string& path) {
-  const CsvTable t = readCsv(path);
+std::vector<DevmapRow> readDevmapCsv(const std::string& path) { return devmapRows(readCsv(path)); }
+
+std::vector<DevmapRow> devmapRows(const CsvTable& t) {
   const size_t cIndex = indexColumn(t);
   const size_t cBenchmark = t.column("benchmark"), cDataset = t.column("dataset");
   const size_t cComp = t.column("comp"), cRational = t.column("rational"), cMem = t.column("mem");

@@ -21,6 +21,9 @@ struct DevmapRow {
   std::string oracle;             ///< "CPU" or "GPU"
   double runtimeCpu, runtimeGpu;  ///< ms, kernel + the program's transfers
   std::string src;                ///< kernel normalized by the paper's rewriter
+  /// The two devices' timings are within their noise (measured data only; the paper's rows
+  /// never are): either device counts as right in the metrics.
+  bool tie = false;
 };
 
 /// Reads cgo17-{amd,nvidia}.csv (the `seq` column is ignored). Throws DataError (file:line:col)
@@ -28,6 +31,10 @@ struct DevmapRow {
 /// is not CPU/GPU, or an oracle that is not the faster device of its row's runtime_cpu and
 /// runtime_gpu (equal runtimes allow either).
 std::vector<DevmapRow> readDevmapCsv(const std::string& path);
+
+struct CsvTable;
+/// readDevmapCsv() of a table already read.
+std::vector<DevmapRow> devmapRows(const CsvTable& table);
 
 /// One row of folds-{amd,nvidia}.csv: the cross-validation fold of one device-mapping row.
 struct FoldRow {

@@ -80,7 +80,7 @@ DevmapScores scoreRows(const std::vector<data::DevmapRow>& rows,
   }
   DevmapScores scores;
   if (subset.empty()) return scores;
-  size_t correct = 0;
+  size_t correct = 0, ties = 0, correctUntied = 0;
   double sum = 0, logSum = 0, oracleSum = 0;
   for (size_t i : subset) {
     if (i >= rows.size())
@@ -88,7 +88,10 @@ DevmapScores scoreRows(const std::vector<data::DevmapRow>& rows,
     const data::DevmapRow& row = rows[i];
     const double base = runtimeOn(row, staticDevice[i]);
     const double speedup = base / runtimeOn(row, predicted[i]);
-    correct += predicted[i] == row.oracle ? 1 : 0;
+    const bool right = predicted[i] == row.oracle;
+    correct += right || row.tie ? 1 : 0;
+    ties += row.tie ? 1 : 0;
+    correctUntied += right && !row.tie ? 1 : 0;
     sum += speedup;
     logSum += std::log(speedup);
     oracleSum += base / runtimeOn(row, row.oracle);
@@ -96,6 +99,10 @@ DevmapScores scoreRows(const std::vector<data::DevmapRow>& rows,
   const double n = static_cast<double>(subset.size());
   scores.rows = subset.size();
   scores.accuracy = static_cast<double>(correct) / n;
+  scores.ties = ties;
+  scores.accuracyUntied = ties < subset.size()
+                              ? static_cast<double>(correctUntied) / (n - static_cast<double>(ties))
+                              : 0;
   scores.speedupMean = sum / n;
   scores.speedupGeomean = std::exp(logSum / n);
   scores.oracleSpeedupMean = oracleSum / n;

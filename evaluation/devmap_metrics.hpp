@@ -33,7 +33,9 @@ std::vector<std::string> oracleDevices(const std::vector<data::DevmapRow>& rows)
 /// runtime(the predicted device); the oracle's speedup is computed the same way.
 struct DevmapScores {
   size_t rows = 0;
-  double accuracy = 0;           ///< fraction of rows predicted as the oracle, in [0, 1]
+  double accuracy = 0;           ///< fraction of rows predicted as the oracle (or tied), in [0, 1]
+  size_t ties = 0;               ///< rows whose devices are within their noise (measured data)
+  double accuracyUntied = 0;     ///< accuracy over the rows that are not ties
   double speedupMean = 0;        ///< arithmetic mean of the rows' speedups
   double speedupGeomean = 0;     ///< geometric mean of the rows' speedups
   double oracleSpeedupMean = 0;  ///< arithmetic mean of the oracle's speedups

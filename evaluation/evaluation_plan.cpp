@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "baselines/grewe_tree.hpp"
 #include "baselines/reference_methods.hpp"
@@ -120,8 +121,13 @@ DevmapProtocol devmapProtocol(const std::string& name, const std::vector<data::D
     protocol.foldOfRow = foldsBySuite(rows);
     protocol.description = "leave one suite out";
   } else if (name == "kernel") {
-    protocol.foldOfRow = foldsByKernel(rows, 10, seed);
-    protocol.description = "10 folds grouped by kernel source (no source in both train and test)";
+    // 10 folds, or one per source for data of fewer sources (a small measured set)
+    std::set<std::string> sources;
+    for (const data::DevmapRow& row : rows) sources.insert(row.src);
+    const int k = static_cast<int>(std::min<size_t>(10, sources.size()));
+    protocol.foldOfRow = foldsByKernel(rows, k, seed);
+    protocol.description =
+        std::to_string(k) + " folds grouped by kernel source (no source in both train and test)";
   } else {
     throw EvaluationError("unknown protocol '" + name + "' (folds, suite, kernel)");
   }

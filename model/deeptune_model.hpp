@@ -33,9 +33,13 @@ struct ModelInfo {
   /// or "mean" (its mean over every token).
   std::string pooling = "last";
   std::vector<std::string> labels;  ///< e.g. {"CPU", "GPU"}
-  int maxLength = 1024;             ///< sequences keep their last maxLength tokens
-  bool paperPadding = false;        ///< pre-pad every sequence to maxLength (the paper's Keras)
-  std::string dataFingerprint;      ///< hash of the training data, "" if untrained
+  /// devmap models trained on measured data (format 6): the devices the two labels stand for,
+  /// in label order, by CL_DEVICE_NAME and type ("CPU", "GPU", ...). Empty for the paper's data,
+  /// whose labels are the device types themselves.
+  std::vector<std::string> deviceNames, deviceTypes;
+  int maxLength = 1024;         ///< sequences keep their last maxLength tokens
+  bool paperPadding = false;    ///< pre-pad every sequence to maxLength (the paper's Keras)
+  std::string dataFingerprint;  ///< hash of the training data, "" if untrained
   int trainingRows = 0;
   std::string trainingCommand;  ///< how it was made, for provenance
   /// The model whose language model (embedding and LSTM layers) this one started from, as

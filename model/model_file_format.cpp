@@ -192,6 +192,13 @@ void validateInfo(const ModelInfo& info) {
   if (info.pooling != "last" && info.pooling != "mean") {
     throw ModelError("unknown pooling '" + info.pooling + "' of the token states (last, mean)");
   }
+  if (!info.deviceNames.empty() || !info.deviceTypes.empty()) {
+    if (info.task != "devmap" || info.deviceNames.size() != 2 || info.deviceTypes.size() != 2 ||
+        info.deviceNames[0].empty() || info.deviceNames[0] == info.deviceNames[1] ||
+        info.deviceTypes[0].empty() || info.deviceTypes[1].empty()) {
+      throw ModelError("a model's devices must be two distinct named devices of a devmap model");
+    }
+  }
 }
 
 /// Says what is wrong with a file whose magic line does not match its contents: another format
@@ -244,6 +251,12 @@ ModelInfo infoOf(const nlohmann::json& header, const std::string& path) {
   info.trainingRows = header.at("training").at("rows").get<int>();
   info.trainingCommand = header.at("training").at("command").get<std::string>();
   info.transferredFrom = header.at("training").value("transferred_from", std::string());
+  if (header.contains("devices")) {
+    for (const auto& device : header.at("devices")) {
+      info.deviceNames.push_back(device.at("name").get<std::string>());
+      info.deviceTypes.push_back(device.at("type").get<std::string>());
+    }
+  }
   if (header.at("format_version").get<int>() < 4) {
     info.dataFingerprint = relabelLegacy(info.dataFingerprint);
     info.transferredFrom = relabelLegacy(info.transferredFrom);
@@ -434,8 +447,9 @@ void writeModelFile(const std::string& path, const ModelInfo& info,
       heads.push_back(nullptr);
     }
   }
-  const int version =
-      members.size() == 1 && !anyHead ? kSingleNetworkFormatVersion : kModelFormatVersion;
+  const int version = !info.deviceNames.empty()         ? kModelFormatVersion
+                      : members.size() == 1 && !anyHead ? kSingleNetworkFormatVersion
+                                                        : kEnsembleFormatVersion;
   const NetworkSizes sizes = networkSizesOf(info);
   nlohmann::json header = {
       {"format_version", version},
@@ -459,6 +473,12 @@ void writeModelFile(const std::string& path, const ModelInfo& info,
   if (version >= 5) {
     header["weights"]["networks"] = members.size();
     header["heads"] = heads;
+  }
+  if (!info.deviceNames.empty()) {
+    header["devices"] = nlohmann::json::array();
+    for (size_t i = 0; i < info.deviceNames.size(); ++i) {
+      header["devices"].push_back({{"name", info.deviceNames[i]}, {"type", info.deviceTypes[i]}});
+    }
   }
   const std::string rest = header.dump() + "\n" + weightBytes;
   try {

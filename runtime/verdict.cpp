@@ -92,6 +92,41 @@ DeviceVerdict judgeDeviceChoice(const std::vector<DeviceInfo>& devices, const Ke
   return verdict;
 }
 
+DeviceVerdict judgeNamedDeviceChoice(const std::vector<DeviceInfo>& devices,
+                                     const KernelResult& result, const std::string& predicted,
+                                     const std::vector<std::string>& modelDevices) {
+  DeviceVerdict verdict;
+  std::optional<size_t> best, chosen;
+  for (const std::string& name : modelDevices) {
+    for (size_t d = 0; d < devices.size() && d < result.devices.size(); ++d) {
+      if (devices[d].name != name) continue;
+      if (!result.devices[d].hasTimings()) {
+        verdict.note = "cannot judge: " + name + " produced no timings";
+        return verdict;
+      }
+      if (!best || totalMs(result.devices[d]) < totalMs(result.devices[*best])) best = d;
+      if (name == predicted) chosen = d;
+      break;
+    }
+  }
+  if (!best || !chosen) {
+    verdict.note = "cannot judge: the model's devices are not both on this machine";
+    return verdict;
+  }
+  verdict.fastest = devices[*best].name;
+  const double bestMs = totalMs(result.devices[*best]);
+  const double chosenMs = totalMs(result.devices[*chosen]);
+  verdict.correct = *chosen == *best;
+  verdict.ofOracle = bestMs / chosenMs;
+  if (!*verdict.correct) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%s would have been %.2fx faster", verdict.fastest.c_str(),
+                  chosenMs / bestMs);
+    verdict.note = text;
+  }
+  return verdict;
+}
+
 std::optional<double> kernelTimeNs(const Measurement& measurement) {
   if (measurement.status != Status::kOk || !measurement.hasTimings()) return std::nullopt;
   std::vector<double> kernelNs;

@@ -45,6 +45,13 @@ struct DeviceVerdict {
 DeviceVerdict judgeDeviceChoice(const std::vector<DeviceInfo>& devices, const KernelResult& result,
                                 const std::string& predicted);
 
+/// Judges a model trained on measured devices: `predicted` is one of `modelDevices` (device
+/// names, each on `devices`); the fastest of those with timings is the oracle and `fastest` its
+/// name. Only the model's devices compete: others of the machine do not.
+DeviceVerdict judgeNamedDeviceChoice(const std::vector<DeviceInfo>& devices,
+                                     const KernelResult& result, const std::string& predicted,
+                                     const std::vector<std::string>& modelDevices);
+
 /// One coarsening factor's result on every device, or the transform's refusal.
 struct FactorRun {
   size_t factor = 1;

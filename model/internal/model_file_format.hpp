@@ -12,11 +12,13 @@
 
 namespace deeptune::model::internal {
 
-/// The newest format this program writes: 5 for a file of several networks or with boosted-tree
-/// heads, else 4 (which older versions of deeptune also read). It reads 5, 4 and 3 everywhere
+/// The newest format this program writes: 6 for a model whose labels name measured devices
+/// (ModelInfo::deviceNames), 5 for a file of several networks or with boosted-tree heads, else 4
+/// (which older versions of deeptune also read). It reads 6, 5, 4 and 3 everywhere
 /// (the same weights; 4's and 5's checksum is XXH3-64, 3's data::legacy64) and 2 (weights as a
 /// LibTorch archive) only where LibTorch is linked (DeepTuneModel::load).
-constexpr int kModelFormatVersion = 5;
+constexpr int kModelFormatVersion = 6;
+constexpr int kEnsembleFormatVersion = 5;
 constexpr int kSingleNetworkFormatVersion = 4;
 
 /// One network of a model file (networkTensorLayout(info)'s tensors, with values) and, in

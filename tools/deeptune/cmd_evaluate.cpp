@@ -16,6 +16,7 @@
 #include "model/devmap_data.hpp"
 #include "model/devmap_deeptune.hpp"
 #include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/devmap_input.hpp"
 #include "tools/deeptune/progress.hpp"
 #include "tools/deeptune/train_options.hpp"
 
@@ -200,7 +201,8 @@ int runEvaluate(const Args& args) {
   deeptune.train.batching = model::parseBatching(batching);
   deeptune.train.lstm = model::parseLstm(lstm);
   data::checkOutputNotInput(reportDir, {dataPath, foldsPath}, data::OutputKind::kFolder);
-  const auto rows = data::readDevmapCsv(dataPath);
+  const DevmapInput input = readDevmapInput(dataPath);
+  const std::vector<data::DevmapRow>& rows = input.rows;
   const evaluation::DevmapProtocol plan =
       evaluation::devmapProtocol(protocol, rows, foldsPath, deeptune.train.seed);
   const std::vector<std::string> methodNames =
@@ -216,6 +218,16 @@ int runEvaluate(const Args& args) {
   context.command = commandLine("evaluate", args);
   context.settings.push_back(std::string("program: deeptune ") + DEEPTUNE_VERSION);
   context.settings.push_back("machine: " + model::cpuDescription());
+  if (!input.devices.empty()) {
+    size_t ties = 0;
+    for (const data::DevmapRow& row : rows) ties += row.tie ? 1 : 0;
+    context.settings.push_back(
+        "measured devices: " + input.devices[0].name + " (" + input.devices[0].type +
+        ") in the CPU column, " + input.devices[1].name + " (" + input.devices[1].type +
+        ") in the GPU column; " + std::to_string(ties) + " of " + std::to_string(rows.size()) +
+        " rows are ties (the two devices' 95% intervals overlap), counted right for every "
+        "method; Grewe's static counts estimated from the normalized source");
+  }
   context.settings.push_back(
       "what each method saw: the training folds' rows only (labels, counts, sizes, sources); " +
       std::string(deeptune.vocabularyPerFold
@@ -290,9 +302,14 @@ int runEvaluate(const Args& args) {
   std::printf("%-20s %9s %9s %9s %9s\n", "method", "accuracy", "speedup", "geomean", "%oracle");
   const auto scores = evaluation::scoreMethods(rows, foldOfRow, methods);
   for (const auto& method : scores) {
-    std::printf("%-20s %8.1f%% %8.2fx %8.2fx %8.1f%%\n", method.method.c_str(),
+    std::printf("%-20s %8.1f%% %8.2fx %8.2fx %8.1f%%", method.method.c_str(),
                 100 * method.overall.accuracy, method.overall.speedupMean,
                 method.overall.speedupGeomean, method.overall.oraclePercent);
+    if (method.overall.ties > 0) {
+      std::printf("  (%.1f%% of the %zu rows that are not ties)",
+                  100 * method.overall.accuracyUntied, method.overall.rows - method.overall.ties);
+    }
+    std::printf("\n");
   }
   for (const auto& group : evaluation::repeatedScores(methods, scores)) {
     if (group.runs.size() < 2) continue;

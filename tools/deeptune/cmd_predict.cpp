@@ -116,6 +116,7 @@ int runPredict(const Args& args) {
     nlohmann::json result = readingFields(input, prediction.kernel, modelPath, prediction.tokens,
                                           prediction.skippedCharacters, prediction.undeclared);
     result["device"] = prediction.deviceType;
+    if (!prediction.modelDevice.empty()) result["device_name"] = prediction.modelDevice;
     result["probability"] = prediction.probability;
     result["networks"] = predictor.networks();
     result["head"] = predictor.boostedHeads() ? "boosted-trees" : "network";
@@ -127,8 +128,11 @@ int runPredict(const Args& args) {
         predictor.networks() > 1
             ? ", the mean of " + std::to_string(predictor.networks()) + " networks'"
             : "";
-    std::printf("%s: %s (probability %.2f%s)\n", prediction.kernel.c_str(),
-                prediction.deviceType.c_str(), prediction.probability, ensemble.c_str());
+    const std::string device = prediction.modelDevice.empty()
+                                   ? prediction.deviceType
+                                   : prediction.modelDevice + " (" + prediction.deviceType + ")";
+    std::printf("%s: %s (probability %.2f%s)\n", prediction.kernel.c_str(), device.c_str(),
+                prediction.probability, ensemble.c_str());
     printReadingNotes(input, prediction.undeclared, prediction.skippedCharacters);
   }
   return kExitOk;

@@ -10,6 +10,7 @@
 #include "model/compute_environment.hpp"
 #include "model/devmap_data.hpp"
 #include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/devmap_input.hpp"
 #include "tools/deeptune/progress.hpp"
 #include "tools/deeptune/train_options.hpp"
 
@@ -26,7 +27,8 @@ int runTrain(const Args& args) {
   options.add_options()
       ("task", po::value(&task)->default_value("devmap"), "task: devmap or coarsening")
       ("data", po::value(&dataPath)->required(),
-       "labelled CSV (devmap: e.g. cgo17-amd.csv; coarsening: e.g. pact-2014-runtimes.csv)")
+       "labelled CSV (devmap: e.g. cgo17-amd.csv, or a CSV `deeptune measure` wrote on two "
+       "devices; coarsening: e.g. pact-2014-runtimes.csv)")
       ("platform", po::value(&platform),
        "coarsening: the device whose runtimes label the kernels (e.g. Tahiti)")
       ("transfer-from", po::value(&transferFrom),
@@ -108,9 +110,12 @@ int runTrain(const Args& args) {
   std::vector<model::Example> examples;
   std::string fingerprint;
   std::vector<data::DevmapRow> devmapRows;
+  std::vector<data::MeasuredDevice> devices;  // a measure CSV's (empty: the paper's CPU/GPU)
   std::vector<model::CoarseningKernel> kernels;
   if (task == "devmap") {
-    devmapRows = data::readDevmapCsv(dataPath);
+    DevmapInput input = readDevmapInput(dataPath);
+    devmapRows = std::move(input.rows);
+    devices = std::move(input.devices);
     fingerprint = model::devmapFingerprint(devmapRows);
   } else {
     const auto rows = data::readCoarseningRuntimesCsv(dataPath);
@@ -133,6 +138,10 @@ int runTrain(const Args& args) {
                                                                     vm.count("paper-padding") > 0)
                                            : model::coarseningModelInfo(vocabulary, maxLength);
   info.pooling = pooling;
+  for (const data::MeasuredDevice& device : devices) {
+    info.deviceNames.push_back(device.name);
+    info.deviceTypes.push_back(device.type);
+  }
   model::DeepTuneModel network(std::move(info), train.seed);
   if (source) {
     network.transferLanguageModel(*source);

@@ -1,6 +1,7 @@
 // deeptune validate: predict a kernel's device, then run it on every device and judge the choice.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -73,6 +74,17 @@ int runValidate(const Args& args) {
 
   const runtime::IsolationOptions isolation = workerIsolation(timeout);
   const std::vector<runtime::DeviceInfo> devices = requireDevices("validate", isolation);
+  const std::vector<std::string> modelDevices = predictor.modelDevices();
+  for (const std::string& name : modelDevices) {
+    if (std::none_of(devices.begin(), devices.end(),
+                     [&](const runtime::DeviceInfo& d) { return d.name == name; })) {
+      std::string seen;
+      for (const runtime::DeviceInfo& d : devices) seen += (seen.empty() ? "" : ", ") + d.name;
+      throw UsageError("validate: " + modelPath + " decides between " + modelDevices[0] + " and " +
+                       modelDevices[1] + "; this machine has no " + name +
+                       " (its devices: " + seen + ")");
+    }
+  }
   runtime::MeasureRequest request;
   request.source = source;
   request.buildFlags = openClBuildFlags(sourceOptions, input);
@@ -96,8 +108,12 @@ int runValidate(const Args& args) {
     const api::Decision prediction =
         predictor.predict(source, input, result.kernel, static_cast<double>(transfer),
                           static_cast<double>(used), sourceOptions);
+    const std::string predicted =
+        modelDevices.empty() ? prediction.deviceType : prediction.modelDevice;
     const runtime::DeviceVerdict verdict =
-        runtime::judgeDeviceChoice(devices, result, prediction.deviceType);
+        modelDevices.empty()
+            ? runtime::judgeDeviceChoice(devices, result, prediction.deviceType)
+            : runtime::judgeNamedDeviceChoice(devices, result, predicted, modelDevices);
     if (!runtime::anyTimings(result)) {
       untimed += (untimed.empty() ? "" : ", ") + result.kernel;
     }
@@ -118,7 +134,7 @@ int runValidate(const Args& args) {
                             {"gsize", gsize},
                             {"wgsize", used},
                             {"transfer", transfer},
-                            {"predicted", prediction.deviceType},
+                            {"predicted", predicted},
                             {"probability", prediction.probability},
                             {"devices", deviceRows},
                             {"fastest", verdict.fastest},
@@ -131,8 +147,7 @@ int runValidate(const Args& args) {
     }
     std::printf("%s:%s  gsize %zu, transfer %llu bytes, wgsize %zu\n", input.c_str(),
                 result.kernel.c_str(), gsize, static_cast<unsigned long long>(transfer), used);
-    std::printf("  predicted  %s (probability %.2f)\n", prediction.deviceType.c_str(),
-                prediction.probability);
+    std::printf("  predicted  %s (probability %.2f)\n", predicted.c_str(), prediction.probability);
     for (size_t i = 0; i < devices.size(); ++i) {
       const runtime::Measurement& m = result.devices[i];
       if (m.hasTimings()) {
