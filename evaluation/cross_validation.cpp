@@ -7,6 +7,7 @@
 #include <exception>
 #include <map>
 #include <random>
+#include <set>
 #include <thread>
 #include <unordered_map>
 
@@ -64,6 +65,34 @@ void storePredictions(int fold, const std::vector<size_t>& testRows,
 }
 
 }  // namespace
+
+DevmapPredictor withTrainingSubset(const DevmapPredictor& predictor,
+                                   const std::vector<data::DevmapRow>& rows,
+                                   const TrainingSubset& subset) {
+  if (subset.kernels < 0) throw EvaluationError("training subset: kernels must be >= 0");
+  if (subset.kernels == 0) return predictor;
+  return [predictor, &rows, subset](const std::vector<size_t>& trainRows,
+                                    const std::vector<size_t>& testRows, int fold) {
+    std::set<std::string> sources;
+    for (size_t row : trainRows) sources.insert(rows.at(row).src);
+    if (static_cast<size_t>(subset.kernels) >= sources.size()) {
+      return predictor(trainRows, testRows, fold);
+    }
+    std::vector<const std::string*> order;
+    for (const std::string& source : sources) order.push_back(&source);
+    std::mt19937_64 random(subset.seed + static_cast<uint64_t>(fold));
+    for (size_t i = order.size() - 1; i > 0; --i) {  // Fisher-Yates, platform-independent
+      std::swap(order[i], order[random() % (i + 1)]);
+    }
+    std::set<std::string> kept;
+    for (int i = 0; i < subset.kernels; ++i) kept.insert(*order[static_cast<size_t>(i)]);
+    std::vector<size_t> keptRows;
+    for (size_t row : trainRows) {
+      if (kept.count(rows[row].src) > 0) keptRows.push_back(row);
+    }
+    return predictor(keptRows, testRows, fold);
+  };
+}
 
 std::vector<std::string> crossValidate(size_t rowCount, const std::vector<int>& foldOfRow,
                                        const DevmapPredictor& predictor, int workers) {

@@ -31,6 +31,20 @@ using data::DevmapPredictor;
 std::vector<std::string> crossValidate(size_t rowCount, const std::vector<int>& foldOfRow,
                                        const DevmapPredictor& predictor, int workers = 1);
 
+/// Learning curves: each fold trains on the rows of `kernels` distinct sources drawn from its
+/// training sources (0 = all of them).
+struct TrainingSubset {
+  int kernels = 0;
+  uint64_t seed = 204;  ///< the draw of fold f uses seed + f
+};
+
+/// `predictor` with each fold's training rows cut to subset.kernels distinct sources (`src` of
+/// `rows`): the sorted sources shuffled by mt19937_64(seed + fold) (the same on every platform),
+/// the first ones kept. Unchanged when subset.kernels is 0 or not below the fold's sources.
+DevmapPredictor withTrainingSubset(const DevmapPredictor& predictor,
+                                   const std::vector<data::DevmapRow>& rows,
+                                   const TrainingSubset& subset);
+
 /// Leave one suite out: fold = index of the row's suite (parseBenchmarkName().suite) among the
 /// distinct suites of `rows` sorted by name. Rows whose benchmark name does not parse share the
 /// suite "" (fold 0 if present).

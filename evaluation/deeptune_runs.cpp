@@ -123,7 +123,8 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
                                    const tokenizer::Vocabulary& vocabulary,
                                    const model::DeepTuneMethodOptions& options, int seeds,
                                    int workers, const StateHeads& heads,
-                                   RunProgressCallback progress, model::FoldDoneCallback done) {
+                                   RunProgressCallback progress, model::FoldDoneCallback done,
+                                   const TrainingSubset& subset) {
   if (seeds < 1 || workers < 1)
     throw EvaluationError("DeepTune runs: seeds and workers must be >= 1");
   if ((heads.tree || heads.boosted || heads.boostedTokenCounts) && !options.keepStates) {
@@ -141,20 +142,22 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
         seeds == 1 ? "deeptune" : "deeptune-s" + std::to_string(runOptions.train.seed);
     std::mutex foldsMutex;
     std::vector<model::FoldTraining> runFolds;
-    const DevmapPredictor predictor = model::deeptunePredictor(
-        rows, vocabulary, runOptions,
-        [&](int fold, const model::EpochProgress& epoch) {
-          if (progress) progress(run, fold, epoch);
-        },
-        [&](const model::FoldTraining& record) {
-          model::FoldTraining named = record;
-          named.method = name;
-          {
-            std::lock_guard<std::mutex> lock(foldsMutex);
-            runFolds.push_back(named);
-          }
-          if (done) done(named);
-        });
+    const DevmapPredictor predictor =
+        withTrainingSubset(model::deeptunePredictor(
+                               rows, vocabulary, runOptions,
+                               [&](int fold, const model::EpochProgress& epoch) {
+                                 if (progress) progress(run, fold, epoch);
+                               },
+                               [&](const model::FoldTraining& record) {
+                                 model::FoldTraining named = record;
+                                 named.method = name;
+                                 {
+                                   std::lock_guard<std::mutex> lock(foldsMutex);
+                                   runFolds.push_back(named);
+                                 }
+                                 if (done) done(named);
+                               }),
+                           rows, subset);
     result.runs.push_back(
         {name, crossValidate(rows.size(), foldOfRow, predictor, result.workers), "deeptune"});
     result.seeds.push_back(runOptions.train.seed);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "data/datasets.hpp"
+#include "evaluation/cross_validation.hpp"
 #include "evaluation/devmap_metrics.hpp"
 #include "model/devmap_deeptune.hpp"
 #include "tokenizer/vocabulary.hpp"
@@ -53,14 +54,13 @@ struct StateHeads {
 /// threads, each with one compute thread (setComputeThreads(1) for the process), so results do
 /// not depend on `workers`; with a BLAS that is not safe for concurrent calls it uses one worker
 /// (safeTrainingWorkers). Callbacks
-/// come from the workers' threads. Throws EvaluationError on bad arguments or a failed fold.
+/// come from the workers' threads. `subset` cuts each fold's training rows (learning curves).
+/// Throws EvaluationError on bad arguments or a failed fold.
 using RunProgressCallback = std::function<void(int run, int fold, const model::EpochProgress&)>;
-DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
-                                   const std::vector<int>& foldOfRow,
-                                   const tokenizer::Vocabulary& vocabulary,
-                                   const model::DeepTuneMethodOptions& options, int seeds,
-                                   int workers, const StateHeads& heads = {},
-                                   RunProgressCallback progress = {},
-                                   model::FoldDoneCallback done = {});
+DeepTuneRuns crossValidateDeepTune(
+    const std::vector<data::DevmapRow>& rows, const std::vector<int>& foldOfRow,
+    const tokenizer::Vocabulary& vocabulary, const model::DeepTuneMethodOptions& options, int seeds,
+    int workers, const StateHeads& heads = {}, RunProgressCallback progress = {},
+    model::FoldDoneCallback done = {}, const TrainingSubset& subset = {});
 
 }  // namespace deeptune::evaluation

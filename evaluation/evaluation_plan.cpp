@@ -139,28 +139,17 @@ DevmapProtocol devmapProtocol(const std::string& name, const std::vector<data::D
 MethodPredictions devmapBaseline(const std::string& method,
                                  const std::vector<data::DevmapRow>& rows,
                                  const DevmapProtocol& protocol) {
-  if (method == "static") {
-    return {method, crossValidate(rows.size(), protocol.foldOfRow,
-                                  baselines::staticMappingPredictor(rows))};
-  }
-  if (method == "grewe") {
-    return {method,
-            crossValidate(rows.size(), protocol.foldOfRow, baselines::greweTreePredictor(rows))};
-  }
-  if (method == "hand-tree") {
-    return {method, crossValidate(rows.size(), protocol.foldOfRow,
-                                  baselines::handFeatureTreePredictor(rows))};
-  }
-  if (method == "hand-boosted") {
-    return {method, crossValidate(rows.size(), protocol.foldOfRow, handBoostedPredictor(rows))};
-  }
-  if (method == "token-boosted") {
-    return {method, crossValidate(rows.size(), protocol.foldOfRow, tokenBoostedPredictor(rows))};
-  }
-  if (method == "memory") {
-    return {method,
-            crossValidate(rows.size(), protocol.foldOfRow, baselines::memoryPredictor(rows))};
-  }
+  const auto run = [&](const DevmapPredictor& predictor) {
+    return MethodPredictions{method,
+                             crossValidate(rows.size(), protocol.foldOfRow,
+                                           withTrainingSubset(predictor, rows, protocol.subset))};
+  };
+  if (method == "static") return run(baselines::staticMappingPredictor(rows));
+  if (method == "grewe") return run(baselines::greweTreePredictor(rows));
+  if (method == "hand-tree") return run(baselines::handFeatureTreePredictor(rows));
+  if (method == "hand-boosted") return run(handBoostedPredictor(rows));
+  if (method == "token-boosted") return run(tokenBoostedPredictor(rows));
+  if (method == "memory") return run(baselines::memoryPredictor(rows));
   throw EvaluationError("'" + method +
                         "' is not a device-mapping baseline (static, grewe, hand-tree, memory, "
                         "hand-boosted, token-boosted)");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "data/datasets.hpp"
+#include "evaluation/cross_validation.hpp"
 #include "evaluation/devmap_metrics.hpp"
 
 namespace deeptune::evaluation {
@@ -26,6 +27,7 @@ struct DevmapProtocol {
   std::vector<int> foldOfRow;
   int folds = 0;
   std::string description;  ///< for reports, e.g. "leave one suite out"
+  TrainingSubset subset;    ///< learning curves: the training sources each fold keeps
 };
 
 /// Protocol `name`: "folds" (the assignment of `foldsPath`, e.g. folds-amd.csv), "suite" (leave

@@ -314,6 +314,10 @@ TrainingSummary DeepTuneModel::train(const std::vector<Example>& examples,
                          std::to_string(epoch));
       }
       loss.backward();
+      if (options.frozenEpochs < 0 || epoch <= options.frozenEpochs) {
+        for (auto& parameter : net->embedding->parameters()) parameter.mutable_grad().reset();
+        for (auto& parameter : net->lstm->parameters()) parameter.mutable_grad().reset();
+      }
       optimizer.step();
       lossSum += lossValue * static_cast<double>(rows);
       correct += outputs.main.argmax(1).eq(batch.labels).sum().item<int64_t>();

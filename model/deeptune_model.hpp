@@ -71,6 +71,10 @@ struct TrainOptions {
   /// Threads of the fast LSTM's loops, each taking every n-th sequence of a batch: the model
   /// trained is the same, bit for bit, for any number (tests/test_fast_lstm.cpp).
   int lstmThreads = 1;
+  /// Fine-tuning: the language model (embedding and LSTM) is not updated during the first
+  /// frozenEpochs epochs (its gradients are dropped before Adam sees them, so its moments stay
+  /// zero); -1 keeps it fixed throughout. The heads always train.
+  int frozenEpochs = 0;
   /// Early stopping: when non-empty, the model is scored on these examples (labels required)
   /// after every epoch and ends with the weights of the first epoch that scored best.
   std::vector<Example> validation;

@@ -80,7 +80,17 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
     // The states are kept for every training row, held out for validation or not.
     const std::vector<Example> allTrain = options.keepStates ? train : std::vector<Example>{};
     trainOptions.validation = holdOutSources(train, options.earlyStopping, trainOptions.seed);
-    DeepTuneModel model(info, trainOptions.seed);
+    DeepTuneModel model = [&] {
+      if (options.startFrom.empty()) return DeepTuneModel(info, trainOptions.seed);
+      DeepTuneModel source = DeepTuneModel::load(options.startFrom);  // its first network
+      if (options.startWhole) {
+        source.info() = info;
+        return source;
+      }
+      DeepTuneModel fresh(info, trainOptions.seed);
+      fresh.transferLanguageModel(source);
+      return fresh;
+    }();
     FoldTraining record;
     if (options.pretrainEpochs > 0) {
       // Every training source (validation ones included) and the extra sources.

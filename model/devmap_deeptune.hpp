@@ -36,6 +36,11 @@ struct DeepTuneMethodOptions {
   /// More unlabelled sources for pretraining (normalized kernels, e.g. the project's own rewritten
   /// by `deeptune rewrite`), encoded with each fold's vocabulary (unknown tokens skipped).
   std::vector<std::string> pretrainSources;
+  /// Fine-tuning: every fold's model starts from this model file (whose vocabulary, sizes and
+  /// aux scale the options must then carry) instead of a fresh initialization: the whole network
+  /// when startWhole (its labels mean the data's devices), else its language model alone.
+  std::string startFrom;
+  bool startWhole = false;
 };
 
 /// Moves `fraction` of the distinct sources (token sequences) of `train` into the returned

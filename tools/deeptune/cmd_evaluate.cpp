@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "data/datasets.hpp"
 #include "data/file_io.hpp"
@@ -106,7 +107,8 @@ int runEvaluate(const Args& args) {
   model::DeepTuneMethodOptions deeptune;
   int workers = 2;
   int seeds = 1;
-  std::string batching, lstm, pretrainCorpus;
+  std::string batching, lstm, pretrainCorpus, fromModel;
+  evaluation::TrainingSubset subset;
   // clang-format off
   options.add_options()
       ("task", po::value(&task)->default_value("devmap"), "task: devmap")
@@ -154,6 +156,15 @@ int runEvaluate(const Args& args) {
        "states and log2 sizes (with --ensemble, also their probabilities averaged)")
       ("boosted-head-counts", "also report deeptune-boosted-tc: the same boosted trees with "
        "each row's token counts beside the states (with --ensemble, also averaged)")
+      ("from", po::value(&fromModel),
+       "fine-tune: every fold's DeepTune starts from this model (a file, or amd / nvidia for a "
+       "bundled one), its vocabulary and sizes; the whole network when its devices are the "
+       "data's, else its language model")
+      ("freeze-epochs", po::value(&deeptune.train.frozenEpochs)->default_value(0),
+       "with --from: keep the embedding and LSTM fixed for the first N epochs (-1: throughout)")
+      ("train-kernels", po::value(&subset.kernels)->default_value(0),
+       "learning curves: every method of a fold trains on this many of its training sources "
+       "(drawn with --seed + fold; 0: all)")
       ("workers", po::value(&workers)->default_value(2), "folds trained at once");
   // clang-format on
   po::variables_map vm;
@@ -193,6 +204,32 @@ int runEvaluate(const Args& args) {
   // Under the grouped protocols nothing of a test source may reach training: each fold derives
   // its own vocabulary; the paper's protocol keeps the paper's (the whole data set's).
   deeptune.vocabularyPerFold = protocol != "folds";
+  if (subset.kernels < 0) throw UsageError("evaluate: --train-kernels is 0 or more");
+  subset.seed = deeptune.train.seed;
+  if (deeptune.train.frozenEpochs < -1 || (deeptune.train.frozenEpochs != 0 && fromModel.empty())) {
+    throw UsageError("evaluate: --freeze-epochs is -1 or more, with --from");
+  }
+  std::optional<tokenizer::Vocabulary> fromVocabulary;
+  std::vector<std::string> fromDevices;
+  if (!fromModel.empty()) {
+    for (const char* shape : {"aux-scale", "pooling", "max-length", "paper-padding"}) {
+      if (vm.count(shape) && !vm[shape].defaulted()) {
+        throw UsageError(std::string("evaluate: --from takes --") + shape + " from the model");
+      }
+    }
+    deeptune.startFrom = resolveDevmapModel(fromModel, "evaluate");
+    const model::DeepTuneModel source = model::DeepTuneModel::load(deeptune.startFrom);
+    if (source.info().task != "devmap") {
+      throw UsageError("evaluate: --from needs a devmap model: " + fromModel);
+    }
+    deeptune.maxLength = source.info().maxLength;
+    deeptune.auxScale = source.info().auxScale;
+    deeptune.pooling = source.info().pooling;
+    deeptune.paperPadding = source.info().paperPadding;
+    deeptune.vocabularyPerFold = false;  // the model's own
+    fromVocabulary.emplace(source.info().vocabulary, deeptune.startFrom);
+    fromDevices = source.info().deviceNames;
+  }
   evaluation::StateHeads heads;
   heads.tree = vm.count("tree-head") > 0;
   heads.boosted = vm.count("boosted-head") > 0;
@@ -203,8 +240,12 @@ int runEvaluate(const Args& args) {
   data::checkOutputNotInput(reportDir, {dataPath, foldsPath}, data::OutputKind::kFolder);
   const DevmapInput input = readDevmapInput(dataPath);
   const std::vector<data::DevmapRow>& rows = input.rows;
-  const evaluation::DevmapProtocol plan =
+  evaluation::DevmapProtocol plan =
       evaluation::devmapProtocol(protocol, rows, foldsPath, deeptune.train.seed);
+  plan.subset = subset;
+  std::vector<std::string> dataDevices;
+  for (const data::MeasuredDevice& device : input.devices) dataDevices.push_back(device.name);
+  deeptune.startWhole = !deeptune.startFrom.empty() && fromDevices == dataDevices;
   const std::vector<std::string> methodNames =
       evaluation::selectMethods(methodList, evaluation::devmapMethods(), "devmap");
   evaluation::prepareReportFolder(reportDir);  // before hours of training
@@ -234,6 +275,21 @@ int runEvaluate(const Args& args) {
                       ? "DeepTune's vocabulary derived from each fold's training sources"
                       : "DeepTune's vocabulary derived from every source of the data (the "
                         "paper's; tokens only, no labels)"));
+  if (subset.kernels > 0) {
+    context.settings.push_back(
+        "learning curve: every method of a fold trained on " + std::to_string(subset.kernels) +
+        " of its training sources (drawn with seed " + std::to_string(subset.seed) + " + fold)");
+  }
+  if (!deeptune.startFrom.empty()) {
+    context.settings.push_back(
+        "DeepTune fine-tuned from " + deeptune.startFrom + " (" +
+        (deeptune.startWhole ? "the whole network" : "its language model; fresh output layers") +
+        ", its vocabulary; embedding and LSTM frozen for " +
+        (deeptune.train.frozenEpochs < 0
+             ? std::string("every epoch")
+             : std::to_string(deeptune.train.frozenEpochs) + " epochs") +
+        "); that model's own training data is outside these folds' control");
+  }
   std::vector<evaluation::MethodPredictions> methods;
   for (const std::string& method : methodNames) {
     if (method != "deeptune") {
@@ -245,8 +301,9 @@ int runEvaluate(const Args& args) {
       auto done = std::make_shared<std::atomic<int>>(0);
       const int totalEpochs = folds * deeptune.train.epochs * seeds;
       const auto runs = evaluation::crossValidateDeepTune(
-          rows, foldOfRow, model::devmapVocabulary(rows, dataPath), deeptune, seeds, usedWorkers,
-          heads,
+          rows, foldOfRow,
+          fromVocabulary ? *fromVocabulary : model::devmapVocabulary(rows, dataPath), deeptune,
+          seeds, usedWorkers, heads,
           [&, done, totalEpochs](int run, int fold, const model::EpochProgress& p) {
             const int finished = ++*done;
             const double eta = printer.elapsed() / finished * (totalEpochs - finished);
@@ -263,7 +320,8 @@ int runEvaluate(const Args& args) {
                           validation, formatDuration(eta).c_str());
             printer.update(line);
           },
-          [&](const model::FoldTraining& f) { printer.update(foldReport(f, folds), true); });
+          [&](const model::FoldTraining& f) { printer.update(foldReport(f, folds), true); },
+          subset);
       methods.insert(methods.end(), runs.runs.begin(), runs.runs.end());
       if (ensemble) methods.push_back(runs.ensemble);
       methods.insert(methods.end(), runs.treeHeads.begin(), runs.treeHeads.end());

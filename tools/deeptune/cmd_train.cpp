@@ -18,7 +18,7 @@ namespace deeptune::cli {
 
 int runTrain(const Args& args) {
   po::options_description options("train options");
-  std::string task, dataPath, output, vocabPath, platform, transferFrom;
+  std::string task, dataPath, output, vocabPath, platform, transferFrom, fromModel;
   model::TrainOptions train;
   int maxLength = 1024;
   int networks = 1;
@@ -34,6 +34,13 @@ int runTrain(const Args& args) {
       ("transfer-from", po::value(&transferFrom),
        "start from this model's embedding and LSTM layers (transfer learning; its vocabulary "
        "is used)")
+      ("from", po::value(&fromModel),
+       "devmap: fine-tune this model (a file, or amd / nvidia for a bundled one): its "
+       "vocabulary, sizes and weights; its output layers start afresh when its two devices are "
+       "not the data's")
+      ("freeze-epochs", po::value(&train.frozenEpochs)->default_value(0),
+       "with --from or --transfer-from: keep the embedding and LSTM fixed for the first N "
+       "epochs (-1: throughout)")
       ("output,o", po::value(&output)->required(), "model file to write")
       ("vocab", po::value(&vocabPath), "vocabulary JSON (default: derived from the data's src)")
       ("epochs", po::value(&train.epochs)->default_value(50), "training epochs")
@@ -99,12 +106,40 @@ int runTrain(const Args& args) {
   if (!transferFrom.empty() && !vocabPath.empty()) {
     throw UsageError("train: --transfer-from uses the source model's vocabulary: drop --vocab");
   }
+  if (!fromModel.empty()) {
+    if (task != "devmap")
+      throw UsageError("train: --from is for devmap (coarsening: --transfer-from)");
+    if (!transferFrom.empty() || !vocabPath.empty()) {
+      throw UsageError(
+          "train: --from starts from the model's vocabulary and weights: drop "
+          "--transfer-from and --vocab");
+    }
+    for (const char* shape : {"aux-scale", "pooling", "max-length", "paper-padding"}) {
+      if (vm.count(shape) && !vm[shape].defaulted()) {
+        throw UsageError(std::string("train: --from takes --") + shape + " from the model");
+      }
+    }
+    fromModel = resolveDevmapModel(fromModel, "train");
+  }
+  if (train.frozenEpochs < -1 ||
+      (train.frozenEpochs != 0 && fromModel.empty() && transferFrom.empty())) {
+    throw UsageError("train: --freeze-epochs is -1 or more, with --from or --transfer-from");
+  }
   train.batching = model::parseBatching(batching);
   train.lstm = model::parseLstm(lstm);
-  data::checkOutputNotInput(output, {dataPath, vocabPath, transferFrom}, data::OutputKind::kFile);
+  data::checkOutputNotInput(output, {dataPath, vocabPath, transferFrom, fromModel},
+                            data::OutputKind::kFile);
   data::checkOutputPath(output);  // before the training, not after it
+  const std::string sourcePath = fromModel.empty() ? transferFrom : fromModel;
   std::optional<model::DeepTuneModel> source;
-  if (!transferFrom.empty()) source.emplace(model::DeepTuneModel::load(transferFrom));
+  if (!sourcePath.empty()) source.emplace(model::DeepTuneModel::load(sourcePath));
+  if (source && !fromModel.empty()) {
+    const model::ModelInfo& from = source->info();
+    if (from.task != "devmap") throw UsageError("train: --from needs a devmap model: " + fromModel);
+    maxLength = from.maxLength;
+    auxScale = from.auxScale;
+    pooling = from.pooling;
+  }
 
   // The data: rows (devmap) or kernels labelled on one device (coarsening).
   std::vector<model::Example> examples;
@@ -130,27 +165,43 @@ int runTrain(const Args& args) {
     fingerprint = model::coarseningFingerprint(kernels);
   }
   const tokenizer::Vocabulary vocabulary =
-      source               ? tokenizer::Vocabulary(source->info().vocabulary, transferFrom)
+      source               ? tokenizer::Vocabulary(source->info().vocabulary, sourcePath)
       : !vocabPath.empty() ? tokenizer::Vocabulary::load(vocabPath)
       : task == "devmap"   ? model::devmapVocabulary(devmapRows, dataPath)
                            : model::coarseningVocabulary(kernels, dataPath);
-  model::ModelInfo info = task == "devmap" ? model::devmapModelInfo(vocabulary, maxLength,
-                                                                    vm.count("paper-padding") > 0)
-                                           : model::coarseningModelInfo(vocabulary, maxLength);
+  const bool paperPadding =
+      source && !fromModel.empty() ? source->info().paperPadding : vm.count("paper-padding") > 0;
+  model::ModelInfo info = task == "devmap"
+                              ? model::devmapModelInfo(vocabulary, maxLength, paperPadding)
+                              : model::coarseningModelInfo(vocabulary, maxLength);
   info.pooling = pooling;
   for (const data::MeasuredDevice& device : devices) {
     info.deviceNames.push_back(device.name);
     info.deviceTypes.push_back(device.type);
   }
-  model::DeepTuneModel network(std::move(info), train.seed);
-  if (source) {
-    network.transferLanguageModel(*source);
-    network.info().transferredFrom = transferFrom + " (" + source->info().task + " model, data " +
-                                     source->info().dataFingerprint + ")";
-  }
+  // Fine-tuning keeps the whole network when its labels mean the same devices; otherwise (and
+  // for --transfer-from) the language model alone is copied into a fresh network.
+  const bool wholeNetwork = !fromModel.empty() && source->info().deviceNames == info.deviceNames;
+  const std::string transferred =
+      !sourcePath.empty() ? sourcePath + " (" + source->info().task + " model, data " +
+                                source->info().dataFingerprint + "; " +
+                                (wholeNetwork ? "fine-tuned whole" : "language model copied") + ")"
+                          : "";
+  const auto startingNetwork = [&](const model::ModelInfo& shape, uint64_t seed) {
+    if (wholeNetwork) {
+      model::DeepTuneModel whole = model::DeepTuneModel::load(sourcePath);  // its first network
+      whole.info() = shape;
+      return whole;
+    }
+    model::DeepTuneModel fresh(shape, seed);
+    if (source) fresh.transferLanguageModel(*source);
+    return fresh;
+  };
+  info.auxScale = auxScale;
+  model::DeepTuneModel network = startingNetwork(info, train.seed);
+  network.info().transferredFrom = transferred;
   examples = task == "devmap" ? model::devmapExamples(devmapRows, vocabulary, maxLength)
                               : model::coarseningExamples(kernels, vocabulary, maxLength);
-  network.info().auxScale = auxScale;
   network.info().dataFingerprint = fingerprint;
   network.info().trainingRows = static_cast<int>(examples.size());
   network.info().trainingCommand = commandLine("train", args);
@@ -167,8 +218,7 @@ int runTrain(const Args& args) {
     model::TrainOptions options = train;
     options.seed = train.seed + 1000 * static_cast<uint64_t>(n);
     model::DeepTuneModel member =
-        n == 0 ? std::move(network) : model::DeepTuneModel(network0Info, options.seed);
-    if (n > 0 && source) member.transferLanguageModel(*source);
+        n == 0 ? std::move(network) : startingNetwork(network0Info, options.seed);
     const std::string which =
         networks > 1 ? "network " + std::to_string(n + 1) + "/" + std::to_string(networks) + "  "
                      : "";

@@ -1,13 +1,17 @@
 // The device-mapping data of train and evaluate: the paper's CSV, or a measure CSV normalized.
 #include "tools/deeptune/devmap_input.hpp"
 
+#include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <utility>
 
 #include "baselines/static_counts.hpp"
 #include "data/csv_reader.hpp"
+#include "tools/deeptune/cli_common.hpp"
 #ifdef DEEPTUNE_WITH_REWRITER
+#include "api/predictor.hpp"
 #include "rewriter/normalizer.hpp"
 #endif
 
@@ -74,6 +78,22 @@ DevmapInput readDevmapInput(const std::string& path) {
                input.devices[1].type.c_str(), measured.skipped, failed, ties);
   return input;
 #endif
+}
+
+std::string resolveDevmapModel(const std::string& argument, const std::string& command) {
+  std::error_code ec;
+  if (std::filesystem::exists(argument, ec)) return argument;
+  std::string lower;
+  for (char c : argument) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "amd" || lower == "nvidia") {
+#ifdef DEEPTUNE_WITH_REWRITER
+    return api::findBundledModel(lower);
+#else
+    throw UsageError(command + ": this build has no bundled models; give a model file");
+#endif
+  }
+  throw UsageError(command + ": --from " + argument +
+                   ": no such model file (or a bundled one: amd, nvidia)");
 }
 
 }  // namespace deeptune::cli

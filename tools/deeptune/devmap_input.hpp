@@ -23,4 +23,8 @@ struct DevmapInput {
 /// how many measured rows were kept, skipped and tied. Throws data::DataError for bad input.
 DevmapInput readDevmapInput(const std::string& path);
 
+/// A devmap model argument: a model file, or the platform name of a bundled model (amd, nvidia,
+/// any case). Throws UsageError (naming `command`) when it is neither.
+std::string resolveDevmapModel(const std::string& argument, const std::string& command);
+
 }  // namespace deeptune::cli
