@@ -65,7 +65,7 @@ Decision PredictionClient::predictDevice(const std::string& source, const std::s
   impl_->server.writeLine(runtime::encodeRecord({"predict", kernel, std::to_string(transferBytes),
                                                  std::to_string(wgsize), source, buildOptions}));
   const std::vector<std::string> fields = answer(impl_->server, impl_->timeoutSeconds);
-  if (fields[0] != "ok" || fields.size() != 5) {
+  if (fields[0] != "ok" || fields.size() != 6) {
     throw RuntimeError("prediction service: malformed answer '" + fields[0] + "'");
   }
   // The service is another process: check what it says before acting on it.
@@ -82,6 +82,7 @@ Decision PredictionClient::predictDevice(const std::string& source, const std::s
   decision.deviceType = fields[2];
   decision.probability = probability;
   decision.normalizedHash = std::strtoull(fields[4].c_str(), nullptr, 16);
+  decision.modelDevice = fields[5];  // a device name or empty; only ever compared with names
   return decision;
 }
 

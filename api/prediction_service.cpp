@@ -40,8 +40,8 @@ bool servePredictions(const std::string& modelPath, const std::string& platform,
       char hash[24];
       std::snprintf(hash, sizeof hash, "%llx",
                     static_cast<unsigned long long>(decision.normalizedHash));
-      send(
-          {"ok", decision.kernel, decision.deviceType, std::to_string(decision.probability), hash});
+      send({"ok", decision.kernel, decision.deviceType, std::to_string(decision.probability), hash,
+            decision.modelDevice});
     } catch (const std::exception& e) {
       send({"error", e.what()});
     }

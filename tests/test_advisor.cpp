@@ -98,6 +98,24 @@ TEST_CASE("legality: a candidate that cannot run the range is never chosen", "[a
   }
 }
 
+TEST_CASE("a model of measured devices lands on the candidate of that name", "[advisor]") {
+  const DeviceLimits basic{"basic-cpu", "CPU", 4096, {4096, 4096, 4096}};
+  const DeviceLimits pthread{"pthread-cpu", "CPU", 4096, {4096, 4096, 4096}};
+  const DeviceLimits smallPthread{"pthread-cpu", "CPU", 64, {64, 64, 64}};
+  std::string note;
+  // by name, though another candidate of the same type comes first
+  CHECK(deeptune::api::pickCandidate({basic, pthread}, {{4096}, {256}}, "CPU", note,
+                                     "pthread-cpu") == 1);
+  CHECK(note.empty());
+  // the named one cannot run the range: the first legal one of its type, said in the note
+  CHECK(deeptune::api::pickCandidate({basic, smallPthread}, {{4096}, {256}}, "CPU", note,
+                                     "pthread-cpu") == 0);
+  CHECK_THAT(note, Contains("no candidate named pthread-cpu can run this range"));
+  // not among the candidates at all: by type
+  CHECK(deeptune::api::pickCandidate({kGpu, basic}, {{4096}, {256}}, "CPU", note, "other") == 1);
+  CHECK_THAT(note, Contains("no candidate named other"));
+}
+
 TEST_CASE("malformed ranges are refused", "[advisor]") {
   CHECK_THROWS_WITH(deeptune::api::checkRange({{}}), Contains("1 to 3 dimensions"));
   CHECK_THROWS_WITH(deeptune::api::checkRange({{1, 2, 3, 4}}), Contains("1 to 3 dimensions"));

@@ -18,7 +18,8 @@ int runPredictServer(const Args& args) {
                     "The advisor's out-of-process predictor (not for people): reads one\n"
                     "request record per line on stdin (predict, kernel, transfer, wgsize, source,\n"
                     "build options; TAB-separated, escaped) and answers `ok kernel device\n"
-                    "probability normalized-hash` or `error message` on stdout.",
+                    "probability normalized-hash model-device` (the device name, empty for a\n"
+                    "CPU/GPU model) or `error message` on stdout.",
                     options, {}, vm)) {
     return kExitOk;
   }
