@@ -158,3 +158,34 @@ TEST_CASE("grouped folds: by kernel source, no source in two folds", "[cv][group
   CHECK_THROWS_AS(ev::foldsByKernel(rows, 248, 0), ev::EvaluationError);
   CHECK(ev::foldsByKernel(rows, 247, 0).size() == rows.size());
 }
+
+TEST_CASE("training subsets keep whole sources, as many as asked, the same every time",
+          "[cv]") {
+  std::vector<dd::DevmapRow> rows(40);
+  for (size_t i = 0; i < rows.size(); ++i) rows[i].src = "source " + std::to_string(i % 10);
+  std::map<int, std::set<std::string>> seen;
+  std::mutex seenMutex;
+  const ev::DevmapPredictor inner = [&](const std::vector<size_t>& train,
+                                        const std::vector<size_t>& test, int fold) {
+    std::lock_guard<std::mutex> lock(seenMutex);
+    for (size_t row : train) seen[fold].insert(rows[row].src);
+    for (size_t row : test) CHECK(seen[fold].count(rows[row].src) == 0);
+    // every row of a kept source is kept
+    std::map<std::string, int> count;
+    for (size_t row : train) ++count[rows[row].src];
+    for (const auto& [source, n] : count) CHECK(n == 4);
+    return std::vector<std::string>(test.size(), "CPU");
+  };
+  std::vector<int> foldOfRow(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) foldOfRow[i] = static_cast<int>(i % 10) / 5;  // 2 folds
+  ev::crossValidate(rows.size(), foldOfRow, ev::withTrainingSubset(inner, rows, {3, 7}));
+  REQUIRE(seen.size() == 2);
+  for (const auto& [fold, sources] : seen) CHECK(sources.size() == 3);
+  const auto first = seen;
+  seen.clear();
+  ev::crossValidate(rows.size(), foldOfRow, ev::withTrainingSubset(inner, rows, {3, 7}));
+  CHECK(seen == first);
+  seen.clear();
+  ev::crossValidate(rows.size(), foldOfRow, ev::withTrainingSubset(inner, rows, {0, 7}));
+  for (const auto& [fold, sources] : seen) CHECK(sources.size() == 5);  // 0: every source
+}
