@@ -126,11 +126,13 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
       record.trainRowIndices = trainRows;
       record.trainStates = model.languageModelStates(allTrain);
       record.testStates = model.languageModelStates(test);
-      for (const Example& example : allTrain) {
-        record.trainTokenCounts.push_back(tokenCounts(example.tokens, info.vocabulary.size()));
-      }
-      for (const Example& example : test) {
-        record.testTokenCounts.push_back(tokenCounts(example.tokens, info.vocabulary.size()));
+      if (options.keepTokenCounts) {
+        for (const Example& example : allTrain) {
+          record.trainTokenCounts.push_back(tokenCounts(example.tokens, info.vocabulary.size()));
+        }
+        for (const Example& example : test) {
+          record.testTokenCounts.push_back(tokenCounts(example.tokens, info.vocabulary.size()));
+        }
       }
     }
     record.testRows = test.size();

@@ -26,6 +26,8 @@ struct DeepTuneMethodOptions {
   /// Keep each fold's language-model states of its rows in the FoldTraining record (for a head
   /// fitted on them afterwards, e.g. evaluation's tree head).
   bool keepStates = false;
+  /// With keepStates: also each row's token counts (for a head that reads them beside the states).
+  bool keepTokenCounts = false;
   /// Early stopping: this fraction of a fold's training sources (whole sources, drawn with the
   /// fold's seed) is held out of its training as validation (TrainOptions::validation); 0 = off.
   double earlyStopping = 0;

@@ -235,6 +235,7 @@ int runEvaluate(const Args& args) {
   heads.boosted = vm.count("boosted-head") > 0;
   heads.boostedTokenCounts = vm.count("boosted-head-counts") > 0;
   deeptune.keepStates = heads.tree || heads.boosted || heads.boostedTokenCounts;
+  deeptune.keepTokenCounts = heads.boostedTokenCounts;
   deeptune.train.batching = model::parseBatching(batching);
   deeptune.train.lstm = model::parseLstm(lstm);
   data::checkOutputNotInput(reportDir, {dataPath, foldsPath}, data::OutputKind::kFolder);
