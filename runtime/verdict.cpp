@@ -50,6 +50,26 @@ bool anyTimings(const KernelResult& result) {
 
 double totalMs(const Measurement& measurement) { return summarize(measurement.runs).totalNs / 1e6; }
 
+namespace {
+
+/// Fills correct and ofOracle of `verdict` (whose `fastest` is set) for the chosen device
+/// against the best, and says in the note how much a wrong choice lost.
+void judgeAgainstBest(const KernelResult& result, size_t chosen, size_t best,
+                      DeviceVerdict& verdict) {
+  const double bestMs = totalMs(result.devices[best]);
+  const double chosenMs = totalMs(result.devices[chosen]);
+  verdict.correct = chosen == best;
+  verdict.ofOracle = bestMs / chosenMs;
+  if (chosen != best) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%s would have been %.2fx faster", verdict.fastest.c_str(),
+                  chosenMs / bestMs);
+    verdict.note = text;
+  }
+}
+
+}  // namespace
+
 DeviceVerdict judgeDeviceChoice(const std::vector<DeviceInfo>& devices, const KernelResult& result,
                                 const std::string& predicted) {
   DeviceVerdict verdict;
@@ -78,17 +98,8 @@ DeviceVerdict judgeDeviceChoice(const std::vector<DeviceInfo>& devices, const Ke
     verdict.note = "cannot judge: the " + predicted + " device produced no timings";
     return verdict;
   }
-  const double bestMs = totalMs(result.devices[*best]);
-  const double chosenMs = totalMs(result.devices[*chosen]);
-  verdict.correct = *chosen == *best;
-  verdict.ofOracle = bestMs / chosenMs;
   if (typesTimed == 1) verdict.note = "the only device type measured on this machine";
-  if (!*verdict.correct) {
-    char text[128];
-    std::snprintf(text, sizeof text, "%s would have been %.2fx faster", verdict.fastest.c_str(),
-                  chosenMs / bestMs);
-    verdict.note = text;
-  }
+  judgeAgainstBest(result, *chosen, *best, verdict);
   return verdict;
 }
 
@@ -114,16 +125,7 @@ DeviceVerdict judgeNamedDeviceChoice(const std::vector<DeviceInfo>& devices,
     return verdict;
   }
   verdict.fastest = devices[*best].name;
-  const double bestMs = totalMs(result.devices[*best]);
-  const double chosenMs = totalMs(result.devices[*chosen]);
-  verdict.correct = *chosen == *best;
-  verdict.ofOracle = bestMs / chosenMs;
-  if (!*verdict.correct) {
-    char text[160];
-    std::snprintf(text, sizeof text, "%s would have been %.2fx faster", verdict.fastest.c_str(),
-                  chosenMs / bestMs);
-    verdict.note = text;
-  }
+  judgeAgainstBest(result, *chosen, *best, verdict);
   return verdict;
 }
 
