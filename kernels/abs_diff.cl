@@ -1,8 +1,0 @@
-// Absolute difference |a - b| of two streams.
-__kernel void abs_diff(__global const float* a, __global const float* b, __global float* out,
-                       const int n) {
-  const int i = get_global_id(0);
-  if (i < n) {
-    out[i] = fabs(a[i] - b[i]);
-  }
-}
