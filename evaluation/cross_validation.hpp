@@ -41,6 +41,7 @@ struct TrainingSubset {
 /// `predictor` with each fold's training rows cut to subset.kernels distinct sources (`src` of
 /// `rows`): the sorted sources shuffled by mt19937_64(seed + fold) (the same on every platform),
 /// the first ones kept. Unchanged when subset.kernels is 0 or not below the fold's sources.
+/// `rows` must outlive the returned predictor (it reads them by reference).
 DevmapPredictor withTrainingSubset(const DevmapPredictor& predictor,
                                    const std::vector<data::DevmapRow>& rows,
                                    const TrainingSubset& subset);

@@ -212,23 +212,16 @@ int runEvaluate(const Args& args) {
   std::optional<tokenizer::Vocabulary> fromVocabulary;
   std::vector<std::string> fromDevices;
   if (!fromModel.empty()) {
-    for (const char* shape : {"aux-scale", "pooling", "max-length", "paper-padding"}) {
-      if (vm.count(shape) && !vm[shape].defaulted()) {
-        throw UsageError(std::string("evaluate: --from takes --") + shape + " from the model");
-      }
-    }
-    deeptune.startFrom = resolveDevmapModel(fromModel, "evaluate");
-    const model::DeepTuneModel source = model::DeepTuneModel::load(deeptune.startFrom);
-    if (source.info().task != "devmap") {
-      throw UsageError("evaluate: --from needs a devmap model: " + fromModel);
-    }
-    deeptune.maxLength = source.info().maxLength;
-    deeptune.auxScale = source.info().auxScale;
-    deeptune.pooling = source.info().pooling;
-    deeptune.paperPadding = source.info().paperPadding;
+    const StartingModel start = loadStartingModel(fromModel, vm, "evaluate");
+    const model::ModelInfo& info = start.model.info();
+    deeptune.startFrom = start.path;
+    deeptune.maxLength = info.maxLength;
+    deeptune.auxScale = info.auxScale;
+    deeptune.pooling = info.pooling;
+    deeptune.paperPadding = info.paperPadding;
     deeptune.vocabularyPerFold = false;  // the model's own
-    fromVocabulary.emplace(source.info().vocabulary, deeptune.startFrom);
-    fromDevices = source.info().deviceNames;
+    fromVocabulary.emplace(info.vocabulary, start.path);
+    fromDevices = info.deviceNames;
   }
   evaluation::StateHeads heads;
   heads.tree = vm.count("tree-head") > 0;

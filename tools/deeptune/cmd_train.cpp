@@ -106,6 +106,7 @@ int runTrain(const Args& args) {
   if (!transferFrom.empty() && !vocabPath.empty()) {
     throw UsageError("train: --transfer-from uses the source model's vocabulary: drop --vocab");
   }
+  std::optional<StartingModel> start;
   if (!fromModel.empty()) {
     if (task != "devmap")
       throw UsageError("train: --from is for devmap (coarsening: --transfer-from)");
@@ -114,12 +115,8 @@ int runTrain(const Args& args) {
           "train: --from starts from the model's vocabulary and weights: drop "
           "--transfer-from and --vocab");
     }
-    for (const char* shape : {"aux-scale", "pooling", "max-length", "paper-padding"}) {
-      if (vm.count(shape) && !vm[shape].defaulted()) {
-        throw UsageError(std::string("train: --from takes --") + shape + " from the model");
-      }
-    }
-    fromModel = resolveDevmapModel(fromModel, "train");
+    start.emplace(loadStartingModel(fromModel, vm, "train"));
+    fromModel = start->path;
   }
   if (train.frozenEpochs < -1 ||
       (train.frozenEpochs != 0 && fromModel.empty() && transferFrom.empty())) {
@@ -132,13 +129,13 @@ int runTrain(const Args& args) {
   data::checkOutputPath(output);  // before the training, not after it
   const std::string sourcePath = fromModel.empty() ? transferFrom : fromModel;
   std::optional<model::DeepTuneModel> source;
-  if (!sourcePath.empty()) source.emplace(model::DeepTuneModel::load(sourcePath));
-  if (source && !fromModel.empty()) {
-    const model::ModelInfo& from = source->info();
-    if (from.task != "devmap") throw UsageError("train: --from needs a devmap model: " + fromModel);
-    maxLength = from.maxLength;
-    auxScale = from.auxScale;
-    pooling = from.pooling;
+  if (start) {
+    source.emplace(std::move(start->model));
+    maxLength = source->info().maxLength;
+    auxScale = source->info().auxScale;
+    pooling = source->info().pooling;
+  } else if (!transferFrom.empty()) {
+    source.emplace(model::DeepTuneModel::load(transferFrom));
   }
 
   // The data: rows (devmap) or kernels labelled on one device (coarsening).

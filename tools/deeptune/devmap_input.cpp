@@ -9,13 +9,32 @@
 
 #include "baselines/static_counts.hpp"
 #include "data/csv_reader.hpp"
-#include "tools/deeptune/cli_common.hpp"
 #ifdef DEEPTUNE_WITH_REWRITER
 #include "api/predictor.hpp"
 #include "rewriter/normalizer.hpp"
 #endif
 
 namespace deeptune::cli {
+namespace {
+
+/// A model file, or the platform name of a bundled model.
+std::string resolveDevmapModel(const std::string& argument, const std::string& command) {
+  std::error_code ec;
+  if (std::filesystem::exists(argument, ec)) return argument;
+  std::string lower;
+  for (char c : argument) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "amd" || lower == "nvidia") {
+#ifdef DEEPTUNE_WITH_REWRITER
+    return api::findBundledModel(lower);
+#else
+    throw UsageError(command + ": this build has no bundled models; give a model file");
+#endif
+  }
+  throw UsageError(command + ": --from " + argument +
+                   ": no such model file (or a bundled one: amd, nvidia)");
+}
+
+}  // namespace
 
 DevmapInput readDevmapInput(const std::string& path) {
   DevmapInput input;
@@ -80,20 +99,19 @@ DevmapInput readDevmapInput(const std::string& path) {
 #endif
 }
 
-std::string resolveDevmapModel(const std::string& argument, const std::string& command) {
-  std::error_code ec;
-  if (std::filesystem::exists(argument, ec)) return argument;
-  std::string lower;
-  for (char c : argument) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower == "amd" || lower == "nvidia") {
-#ifdef DEEPTUNE_WITH_REWRITER
-    return api::findBundledModel(lower);
-#else
-    throw UsageError(command + ": this build has no bundled models; give a model file");
-#endif
+StartingModel loadStartingModel(const std::string& argument, const po::variables_map& vm,
+                                const std::string& command) {
+  for (const char* shape : {"aux-scale", "pooling", "max-length", "paper-padding"}) {
+    if (vm.count(shape) && !vm[shape].defaulted()) {
+      throw UsageError(command + ": --from takes --" + shape + " from the model");
+    }
   }
-  throw UsageError(command + ": --from " + argument +
-                   ": no such model file (or a bundled one: amd, nvidia)");
+  const std::string path = resolveDevmapModel(argument, command);
+  StartingModel start{path, model::DeepTuneModel::load(path)};
+  if (start.model.info().task != "devmap") {
+    throw UsageError(command + ": --from needs a devmap model: " + argument);
+  }
+  return start;
 }
 
 }  // namespace deeptune::cli

@@ -6,6 +6,8 @@
 
 #include "data/datasets.hpp"
 #include "data/measured_devmap.hpp"
+#include "model/deeptune_model.hpp"
+#include "tools/deeptune/cli_common.hpp"
 
 namespace deeptune::cli {
 
@@ -23,8 +25,17 @@ struct DevmapInput {
 /// how many measured rows were kept, skipped and tied. Throws data::DataError for bad input.
 DevmapInput readDevmapInput(const std::string& path);
 
-/// A devmap model argument: a model file, or the platform name of a bundled model (amd, nvidia,
-/// any case). Throws UsageError (naming `command`) when it is neither.
-std::string resolveDevmapModel(const std::string& argument, const std::string& command);
+/// The model `--from` fine-tunes (train, evaluate): its file and its first network.
+struct StartingModel {
+  std::string path;
+  model::DeepTuneModel model;
+};
+
+/// `--from ARGUMENT` of `command`: a model file, or the platform name of a bundled model (amd,
+/// nvidia, any case), loaded; it must be a devmap model. The network's shape comes from it, so
+/// --aux-scale, --pooling, --max-length and --paper-padding given in `vm` are refused. Throws
+/// UsageError (naming `command`) or model::ModelError.
+StartingModel loadStartingModel(const std::string& argument, const po::variables_map& vm,
+                                const std::string& command);
 
 }  // namespace deeptune::cli
