@@ -1,9 +1,13 @@
-// Thread coarsening, leave-one-kernel-out per device: static, fixed and DeepTune (scratch or TL).
+// Thread coarsening, leave-one-kernel-out per device: static, fixed, Magni and DeepTune (scratch
+// or transferred, per device or shared, single or ensembles with a fallback).
 #include "evaluation/coarsening_evaluation.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
+#include <limits>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "baselines/fixed_factor.hpp"
@@ -15,12 +19,18 @@
 namespace deeptune::evaluation {
 namespace {
 
-/// One learned training: a method, a run, a held-out kernel of a device.
+constexpr size_t kAllDevices = std::numeric_limits<size_t>::max();
+constexpr uint64_t kEnsembleSeedStride = 100003;
+
+/// One trained method's job: a run and a held-out kernel of one device, or of every device at
+/// once (a shared network).
 struct Job {
-  size_t device = 0;
+  size_t device = 0;  ///< kAllDevices for a shared network
   std::string method;
   int run = 0;
-  size_t heldOut = 0;
+  std::string heldOut;   ///< the held-out kernel's name
+  uint64_t seed = 0;     ///< the first network's
+  std::vector<size_t> slots;  ///< the predictions it fills, one per device predicted
 };
 
 CoarseningPrediction record(const std::string& device, const std::string& method, int run,
@@ -37,27 +47,6 @@ CoarseningPrediction record(const std::string& device, const std::string& method
   return p;
 }
 
-int predictWithDeepTune(const std::vector<model::CoarseningKernel>& kernels, size_t heldOut,
-                        const tokenizer::Vocabulary& vocabulary,
-                        const CoarseningEvaluationOptions& options, bool transfer, uint64_t seed) {
-  std::vector<model::CoarseningKernel> training;
-  for (size_t k = 0; k < kernels.size(); ++k) {
-    if (k != heldOut) training.push_back(kernels[k]);
-  }
-  model::DeepTuneModel network(model::coarseningModelInfo(vocabulary, options.maxLength), seed);
-  if (transfer) network.transferLanguageModel(*options.transferSource);
-  model::TrainOptions train = options.train;
-  train.seed = seed;
-  network.train(model::coarseningExamples(training, vocabulary, options.maxLength), train);
-  std::vector<model::Example> test =
-      model::coarseningExamples({kernels[heldOut]}, vocabulary, options.maxLength);
-  test.front().label = -1;
-  const std::vector<float> probabilities = network.predict(test).front();
-  const size_t best = static_cast<size_t>(
-      std::max_element(probabilities.begin(), probabilities.end()) - probabilities.begin());
-  return model::coarseningFactors()[best];
-}
-
 const CoarseningPrediction* findResumed(const CoarseningEvaluationOptions& options,
                                         const std::string& device, const std::string& method,
                                         int run, const std::string& kernel) {
@@ -66,6 +55,166 @@ const CoarseningPrediction* findResumed(const CoarseningEvaluationOptions& optio
     if (p.device == device && p.method == method && p.run == run && p.kernel == kernel) return &p;
   }
   return nullptr;
+}
+
+/// Everything the learned jobs share: the data as examples, the network's metadata, and the
+/// per-run pretrained language models of deeptune-tl's "pretrained" mode.
+class LearnedSetting {
+ public:
+  LearnedSetting(const std::vector<std::string>& devices,
+                 const std::vector<std::vector<model::CoarseningKernel>>& kernelsByDevice,
+                 const tokenizer::Vocabulary& vocabulary,
+                 const CoarseningEvaluationOptions& options)
+      : kernels_(kernelsByDevice), options_(options) {
+    info_ = model::coarseningModelInfo(vocabulary, options.maxLength);
+    if (options.sharedDevices) {
+      for (const std::string& device : devices) info_.auxInputs.push_back("device:" + device);
+    }
+    for (size_t d = 0; d < kernelsByDevice.size(); ++d) {
+      rows_.push_back(model::coarseningExamples(kernelsByDevice[d], vocabulary, options.maxLength));
+      if (!options.sharedDevices) continue;
+      for (model::Example& row : rows_.back()) {
+        row.aux.assign(devices.size(), 0.0f);
+        row.aux[d] = 1.0f;
+      }
+    }
+  }
+
+  const model::ModelInfo& info() const { return info_; }
+  std::vector<model::DeepTuneModel>& pretrained() { return pretrained_; }
+
+  /// The rows of `scope` (one device or kAllDevices) whose kernel `chosen` accepts, with where
+  /// they come from (device, kernel index).
+  std::vector<model::Example> rows(size_t scope, const std::function<bool(const std::string&)>& chosen,
+                                   std::vector<std::pair<size_t, size_t>>* origins = nullptr) const {
+    std::vector<model::Example> picked;
+    for (size_t d = 0; d < kernels_.size(); ++d) {
+      if (scope != kAllDevices && scope != d) continue;
+      for (size_t k = 0; k < kernels_[d].size(); ++k) {
+        if (!chosen(kernels_[d][k].kernel)) continue;
+        picked.push_back(rows_[d][k]);
+        if (origins != nullptr) origins->emplace_back(d, k);
+      }
+    }
+    return picked;
+  }
+
+  /// The probabilities of `test`, averaged over options.ensemble networks trained on `training`.
+  std::vector<std::vector<float>> ensemblePredict(const std::vector<model::Example>& training,
+                                                  std::vector<model::Example> test, bool transfer,
+                                                  int run, uint64_t seed) const {
+    for (model::Example& row : test) row.label = -1;
+    std::vector<std::vector<float>> mean(test.size());
+    for (int e = 0; e < options_.ensemble; ++e) {
+      const uint64_t networkSeed = seed + kEnsembleSeedStride * static_cast<uint64_t>(e);
+      model::DeepTuneModel network(info_, networkSeed);
+      if (transfer) {
+        network.transferLanguageModel(options_.transferMode == "pretrained"
+                                          ? pretrained_.at(static_cast<size_t>(run))
+                                          : *options_.transferSource);
+      }
+      model::TrainOptions train = options_.train;
+      train.seed = networkSeed;
+      network.train(training, train);
+      const auto probabilities = network.predict(test);
+      for (size_t i = 0; i < test.size(); ++i) {
+        mean[i].resize(probabilities[i].size(), 0.0f);
+        for (size_t f = 0; f < probabilities[i].size(); ++f) {
+          mean[i][f] += probabilities[i][f] / static_cast<float>(options_.ensemble);
+        }
+      }
+    }
+    return mean;
+  }
+
+  /// The confidence below which the fixed factor is taken, chosen by an inner cross-validation
+  /// over `trainingNames` (the outer fold's training kernels) on `scope`: the threshold (0, each
+  /// inner confidence, or above 1) with the best total speedup, the lowest on ties.
+  double fallbackThreshold(size_t scope, const std::vector<std::string>& trainingNames,
+                           bool transfer, int run, uint64_t seed) const {
+    const size_t folds = std::min(static_cast<size_t>(options_.fallbackFolds), trainingNames.size());
+    struct Inner {
+      double confidence, model, fixed;
+    };
+    std::vector<Inner> inner;
+    for (size_t fold = 0; fold < folds; ++fold) {
+      std::vector<std::string> heldOut;
+      for (size_t i = fold; i < trainingNames.size(); i += folds) heldOut.push_back(trainingNames[i]);
+      const auto isHeldOut = [&](const std::string& name) {
+        return std::find(heldOut.begin(), heldOut.end(), name) != heldOut.end();
+      };
+      const auto isTraining = [&](const std::string& name) {
+        return !isHeldOut(name) &&
+               std::find(trainingNames.begin(), trainingNames.end(), name) != trainingNames.end();
+      };
+      std::vector<std::pair<size_t, size_t>> origins;
+      const auto test = rows(scope, isHeldOut, &origins);
+      const auto probabilities = ensemblePredict(rows(scope, isTraining), test, transfer, run,
+                                                 seed + 7919 * (fold + 1));
+      for (size_t i = 0; i < test.size(); ++i) {
+        const auto [d, k] = origins[i];
+        const model::CoarseningKernel& kernel = kernels_[d][k];
+        std::vector<model::CoarseningKernel> innerTraining;
+        for (const model::CoarseningKernel& other : kernels_[d]) {
+          if (isTraining(other.kernel)) innerTraining.push_back(other);
+        }
+        const auto [factor, confidence] = choice(probabilities[i]);
+        inner.push_back({confidence, kernel.speedup(factor),
+                         kernel.speedup(baselines::bestFixedFactor(innerTraining))});
+      }
+    }
+    double best = 0, bestTotal = -1;
+    std::vector<double> candidates = {0.0, 2.0};
+    for (const Inner& row : inner) candidates.push_back(row.confidence);
+    std::sort(candidates.begin(), candidates.end());
+    for (double threshold : candidates) {
+      double total = 0;
+      for (const Inner& row : inner) total += row.confidence >= threshold ? row.model : row.fixed;
+      if (total > bestTotal + 1e-12) {
+        bestTotal = total;
+        best = threshold;
+      }
+    }
+    return best;
+  }
+
+  /// The factor of the highest probability, and that probability.
+  static std::pair<int, double> choice(const std::vector<float>& probabilities) {
+    const size_t best = static_cast<size_t>(
+        std::max_element(probabilities.begin(), probabilities.end()) - probabilities.begin());
+    return {model::coarseningFactors()[best], probabilities[best]};
+  }
+
+ private:
+  const std::vector<std::vector<model::CoarseningKernel>>& kernels_;
+  const CoarseningEvaluationOptions& options_;
+  model::ModelInfo info_;
+  std::vector<std::vector<model::Example>> rows_;  ///< per device, per kernel
+  std::vector<model::DeepTuneModel> pretrained_;   ///< per run
+};
+
+/// Runs `task(i)` for i < count on `workers` threads; the first failure stops the others and is
+/// thrown as EvaluationError.
+void runParallel(size_t count, int workers, const std::function<void(size_t)>& task) {
+  std::atomic<size_t> next{0};
+  std::mutex failureMutex;
+  std::string failure;
+  auto worker = [&] {
+    for (size_t i = next++; i < count; i = next++) {
+      try {
+        task(i);
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(failureMutex);
+        if (failure.empty()) failure = e.what();
+        next = count;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int w = 1; w < std::max(1, workers); ++w) threads.emplace_back(worker);
+  worker();
+  for (std::thread& thread : threads) thread.join();
+  if (!failure.empty()) throw EvaluationError(failure);
 }
 
 }  // namespace
@@ -81,9 +230,12 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
   if (wantsTransfer && options.transferSource == nullptr) {
     throw EvaluationError("deeptune-tl needs a model to transfer from");
   }
+  if (options.ensemble < 1 || options.fallbackFolds < 0 || options.fallbackFolds == 1) {
+    throw EvaluationError("an ensemble of at least 1 network; fallback folds 0 or at least 2");
+  }
   std::vector<CoarseningPrediction> predictions;
   std::vector<Job> jobs;
-  std::vector<size_t> slots;  // index into predictions of each job
+  std::vector<std::pair<std::string, int>> sharedDone;  // (method, run) of the shared jobs made
   for (size_t d = 0; d < devices.size(); ++d) {
     const std::vector<model::CoarseningKernel>& kernels = kernelsByDevice[d];
     if (kernels.size() < 3) {
@@ -112,10 +264,25 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
             if (const CoarseningPrediction* earlier =
                     findResumed(options, devices[d], method, run, kernels[k].kernel)) {
               predictions.push_back(record(devices[d], method, run, kernels[k], earlier->factor));
+              predictions.back().fellBack = earlier->fellBack;
               continue;
             }
-            slots.push_back(predictions.size());
-            jobs.push_back({d, method, run, k});
+            const uint64_t seed =
+                options.train.seed + 1000 * static_cast<uint64_t>(run) + static_cast<uint64_t>(k);
+            Job* job = nullptr;
+            if (learned && options.sharedDevices) {  // one job per (method, run, kernel)
+              for (Job& existing : jobs) {
+                if (existing.device == kAllDevices && existing.method == method &&
+                    existing.run == run && existing.heldOut == kernels[k].kernel) {
+                  job = &existing;
+                }
+              }
+              if (job == nullptr) jobs.push_back({kAllDevices, method, run, kernels[k].kernel, seed, {}});
+            } else {
+              jobs.push_back({d, method, run, kernels[k].kernel, seed, {}});
+            }
+            if (job == nullptr) job = &jobs.back();
+            job->slots.push_back(predictions.size());
             predictions.push_back(record(devices[d], method, run, kernels[k], 1));
             continue;
           }
@@ -127,46 +294,91 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
       }
     }
   }
-  std::atomic<size_t> next{0};
+  size_t total = 0;
+  for (const Job& job : jobs) total += job.slots.size();
+
+  LearnedSetting setting(devices, kernelsByDevice, vocabulary, options);
+  bool pretrains = false;
+  for (const Job& job : jobs) pretrains |= job.method == "deeptune-tl";
+  if (pretrains && options.transferMode == "pretrained") {
+    if (options.pretrainSequences.empty()) {
+      throw EvaluationError("deeptune-tl's pretrained encoder needs sequences to pretrain on");
+    }
+    std::vector<std::optional<model::DeepTuneModel>> models(static_cast<size_t>(options.runs));
+    runParallel(models.size(), options.workers, [&](size_t run) {
+      model::PretrainOptions pretrain = options.pretrain;
+      pretrain.seed = options.train.seed + 1000 * run + 999;
+      models[run].emplace(setting.info(), pretrain.seed);
+      models[run]->pretrainLanguageModel(options.pretrainSequences, pretrain);
+    });
+    for (auto& model : models) setting.pretrained().push_back(std::move(*model));
+  } else if (pretrains && options.transferMode != "model") {
+    throw EvaluationError("deeptune-tl's transfer is 'model' or 'pretrained', not '" +
+                          options.transferMode + "'");
+  }
+
   std::atomic<size_t> done{0};
-  std::mutex failureMutex;
-  std::string failure;
   std::mutex progressMutex;
-  auto worker = [&] {
-    for (size_t j = next++; j < jobs.size(); j = next++) {
-      const Job& job = jobs[j];
-      try {
-        const auto& kernels = kernelsByDevice[job.device];
-        const uint64_t seed =
-            options.train.seed + 1000 * static_cast<uint64_t>(job.run) + job.heldOut;
-        int factor = 1;
-        if (job.method == "magni") {
-          std::vector<model::CoarseningKernel> training = kernels;
-          training.erase(training.begin() + static_cast<std::ptrdiff_t>(job.heldOut));
-          factor = baselines::predictWithMagni(training, kernels[job.heldOut], seed);
+  runParallel(jobs.size(), options.workers, [&](size_t j) {
+    const Job& job = jobs[j];
+    if (job.method == "magni") {
+      const auto& kernels = kernelsByDevice[job.device];
+      std::vector<model::CoarseningKernel> training;
+      const model::CoarseningKernel* heldOut = nullptr;
+      for (const auto& kernel : kernels) {
+        if (kernel.kernel == job.heldOut) {
+          heldOut = &kernel;
         } else {
-          factor = predictWithDeepTune(kernels, job.heldOut, vocabulary, options,
-                                       job.method == "deeptune-tl", seed);
+          training.push_back(kernel);
         }
-        CoarseningPrediction& slot = predictions[slots[j]];
-        slot = record(devices[job.device], job.method, job.run, kernels[job.heldOut], factor);
-        const size_t finished = ++done;
-        if (progress) {
-          std::lock_guard<std::mutex> lock(progressMutex);
-          progress(slot, finished, jobs.size());
+      }
+      const int factor = baselines::predictWithMagni(training, *heldOut, job.seed);
+      CoarseningPrediction& slot = predictions[job.slots.front()];
+      slot = record(slot.device, job.method, job.run, *heldOut, factor);
+    } else {
+      const bool transfer = job.method == "deeptune-tl";
+      const auto isHeldOut = [&](const std::string& name) { return name == job.heldOut; };
+      const auto isTraining = [&](const std::string& name) { return name != job.heldOut; };
+      std::vector<std::pair<size_t, size_t>> origins;
+      const auto test = setting.rows(job.device, isHeldOut, &origins);
+      const auto probabilities =
+          setting.ensemblePredict(setting.rows(job.device, isTraining), test, transfer, job.run, job.seed);
+      double threshold = 0;
+      if (options.fallbackFolds > 0) {
+        std::vector<std::string> names;  // the outer fold's training kernels, in data order
+        for (size_t d = 0; d < kernelsByDevice.size(); ++d) {
+          if (job.device != kAllDevices && job.device != d) continue;
+          for (const auto& kernel : kernelsByDevice[d]) {
+            if (kernel.kernel != job.heldOut &&
+                std::find(names.begin(), names.end(), kernel.kernel) == names.end()) {
+              names.push_back(kernel.kernel);
+            }
+          }
         }
-      } catch (const std::exception& e) {
-        std::lock_guard<std::mutex> lock(failureMutex);
-        if (failure.empty()) failure = e.what();
-        next = jobs.size();
+        threshold = setting.fallbackThreshold(job.device, names, transfer, job.run, job.seed);
+      }
+      for (size_t i = 0; i < test.size(); ++i) {
+        const auto [d, k] = origins[i];
+        std::vector<model::CoarseningKernel> training;
+        for (const auto& kernel : kernelsByDevice[d]) {
+          if (kernel.kernel != job.heldOut) training.push_back(kernel);
+        }
+        auto [factor, confidence] = LearnedSetting::choice(probabilities[i]);
+        const bool fallBack = confidence < threshold;
+        if (fallBack) factor = baselines::bestFixedFactor(training);
+        for (size_t slot : job.slots) {
+          if (predictions[slot].device != devices[d]) continue;
+          predictions[slot] = record(devices[d], job.method, job.run, kernelsByDevice[d][k], factor);
+          predictions[slot].fellBack = fallBack;
+        }
       }
     }
-  };
-  std::vector<std::thread> threads;
-  for (int w = 1; w < std::max(1, options.workers); ++w) threads.emplace_back(worker);
-  worker();
-  for (std::thread& thread : threads) thread.join();
-  if (!failure.empty()) throw EvaluationError(failure);
+    std::lock_guard<std::mutex> lock(progressMutex);
+    for (size_t slot : job.slots) {
+      const size_t finished = ++done;
+      if (progress) progress(predictions[slot], finished, total);
+    }
+  });
   return predictions;
 }
 

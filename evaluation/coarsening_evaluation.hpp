@@ -22,6 +22,21 @@ struct CoarseningEvaluationOptions {
   /// deeptune-tl: the model whose language model each training starts from; its vocabulary is
   /// used by both learned methods (they read the same tokens).
   const model::DeepTuneModel* transferSource = nullptr;
+  /// How deeptune-tl's encoder starts: "model" copies transferSource's language model (the
+  /// paper's); "pretrained" pretrains one per run as a next-token model on pretrainSequences
+  /// (tokens of transferSource's vocabulary; no coarsening label) and copies it.
+  std::string transferMode = "model";
+  std::vector<std::vector<int>> pretrainSequences;
+  model::PretrainOptions pretrain;
+  /// One network over every device (device given as a one-hot input), trained on every other
+  /// kernel's rows of every device; else one network per device (the paper's).
+  bool sharedDevices = false;
+  /// Networks per run and held-out kernel, their probabilities averaged (seed + 100003 e).
+  int ensemble = 1;
+  /// > 0: fall back to the fixed factor when the ensemble's averaged probability of its choice
+  /// is below a threshold chosen by an inner cross-validation of this many folds over the
+  /// training kernels (the held-out kernel takes no part).
+  int fallbackFolds = 0;
   /// Predictions of an interrupted evaluation with the same data and settings: a trained
   /// method's (device, method, run, kernel) found here is taken from it, not trained again.
   const std::vector<CoarseningPrediction>* resumed = nullptr;

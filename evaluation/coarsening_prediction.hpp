@@ -15,6 +15,8 @@ struct CoarseningPrediction {
   double speedup = 1;  ///< over factor 1, the factor clipped to the measured ones
   double oracle = 1;   ///< the best measured factor's speedup
   int bestFactor = 1;
+  /// A learned method's ensemble was unsure and the fixed factor was taken (--fallback-folds).
+  bool fellBack = false;
 };
 
 }  // namespace deeptune::evaluation

@@ -166,6 +166,45 @@ std::string perDeviceSvg(const std::vector<CoarseningScores>& scores,
   return groupedBarsSvg(groups, names, axis, "Thread coarsening: mean speedup per device");
 }
 
+/// How often the runs of each trained method agree on a held-out kernel's factor, and how often
+/// the fallback to the fixed factor was taken.
+std::string agreementMarkdown(const std::vector<CoarseningPrediction>& predictions) {
+  std::vector<std::string> methods;
+  // (method, device, kernel) -> the factors of its runs
+  std::map<std::tuple<std::string, std::string, std::string>, std::vector<int>> factors;
+  std::map<std::string, std::pair<size_t, size_t>> fallbacks;  // method -> (taken, predictions)
+  for (const CoarseningPrediction& p : predictions) {
+    if (p.method != "deeptune" && p.method != "deeptune-tl" && p.method != "magni") continue;
+    if (std::find(methods.begin(), methods.end(), p.method) == methods.end()) {
+      methods.push_back(p.method);
+    }
+    factors[{p.method, p.device, p.kernel}].push_back(p.factor);
+    fallbacks[p.method].first += p.fellBack ? 1 : 0;
+    fallbacks[p.method].second += 1;
+  }
+  if (methods.empty()) return "";
+  std::string md =
+      "\n## Agreement between runs\n\n| method | (device, kernel) pairs | all runs agree | "
+      "distinct factors per pair | fell back to fixed |\n|---|---:|---:|---:|---:|\n";
+  for (const std::string& method : methods) {
+    size_t pairs = 0, agree = 0, distinct = 0;
+    for (const auto& [key, chosen] : factors) {
+      if (std::get<0>(key) != method) continue;
+      ++pairs;
+      std::vector<int> unique = chosen;
+      std::sort(unique.begin(), unique.end());
+      unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+      agree += unique.size() == 1 ? 1 : 0;
+      distinct += unique.size();
+    }
+    const auto [taken, all] = fallbacks[method];
+    md += "| " + method + " | " + std::to_string(pairs) + " | " + std::to_string(agree) + " | " +
+          formatNumber("%.2f", static_cast<double>(distinct) / static_cast<double>(pairs)) +
+          " | " + std::to_string(taken) + " of " + std::to_string(all) + " |\n";
+  }
+  return md;
+}
+
 }  // namespace
 
 double CoarseningScores::mean() const {
@@ -242,11 +281,13 @@ void writeCoarseningReport(const std::string& dir,
                            const CoarseningReportContext& context) {
   const std::filesystem::path folder(dir);
   std::string csv = data::csvRow(
-      {"device", "method", "run", "kernel", "factor", "best_factor", "speedup", "oracle_speedup"});
+      {"device", "method", "run", "kernel", "factor", "best_factor", "speedup", "oracle_speedup",
+       "fell_back"});
   for (const CoarseningPrediction& p : predictions) {
     csv += data::csvRow({p.device, p.method, std::to_string(p.run), p.kernel,
                          std::to_string(p.factor), std::to_string(p.bestFactor),
-                         formatNumber("%.6f", p.speedup), formatNumber("%.6f", p.oracle)});
+                         formatNumber("%.6f", p.speedup), formatNumber("%.6f", p.oracle),
+                         p.fellBack ? "1" : "0"});
   }
   writeReportFile(folder / "predictions.csv", csv);
 
@@ -274,19 +315,21 @@ void writeCoarseningReport(const std::string& dir,
           spreadText(s.runGeomeans) + " | " + formatNumber("%.1f%%", 100 * s.ofOracle()) + " | " +
           formatNumber("%.3f\xC3\x97", s.oracleMean) + " |\n";
   }
-  // Per device: does DeepTune-TL beat the fixed factor?
+  // Per device: does each learned method beat the fixed factor?
   std::string verdicts;
-  for (const CoarseningScores& tl : scores) {
-    if (tl.method != "deeptune-tl") continue;
+  for (const CoarseningScores& learned : scores) {
+    if (learned.method != "deeptune" && learned.method != "deeptune-tl") continue;
     for (const CoarseningScores& fixed : scores) {
-      if (fixed.method == "fixed" && fixed.device == tl.device) {
-        verdicts += "- " + tl.device + ": deeptune-tl " + formatNumber("%.3f\xC3\x97", tl.mean()) +
-                    (tl.mean() > fixed.mean() ? " beats" : " does not beat") + " fixed " +
+      if (fixed.method == "fixed" && fixed.device == learned.device) {
+        verdicts += "- " + learned.device + ": " + learned.method + " " +
+                    formatNumber("%.3f\xC3\x97", learned.mean()) +
+                    (learned.mean() > fixed.mean() ? " beats" : " does not beat") + " fixed " +
                     formatNumber("%.3f\xC3\x97", fixed.mean()) + "\n";
       }
     }
   }
-  if (!verdicts.empty()) md += "\n## DeepTune-TL against the fixed factor\n\n" + verdicts;
+  if (!verdicts.empty()) md += "\n## Learned methods against the fixed factor\n\n" + verdicts;
+  md += agreementMarkdown(predictions);
   std::vector<std::string> methods;
   const std::vector<KernelOutcome> outcomes = kernelOutcomes(predictions, methods);
   md += perKernelMarkdown(outcomes, methods);

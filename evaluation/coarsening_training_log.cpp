@@ -13,20 +13,22 @@ namespace deeptune::evaluation {
 
 CoarseningTrainingLog::CoarseningTrainingLog(std::string path, std::string settings)
     : path_(std::move(path)), settings_(std::move(settings)) {
-  content_ = data::csvRow({"device", "method", "run", "kernel", "factor", "settings"});
+  content_ =
+      data::csvRow({"device", "method", "run", "kernel", "factor", "fell_back", "settings"});
   std::error_code ec;
   if (std::filesystem::is_regular_file(std::filesystem::symlink_status(path_, ec))) {
     const data::CsvTable table = data::readCsv(path_);
-    if (table.header.size() == 6) {
+    if (table.header.size() == 7) {
       for (size_t r = 0; r < table.rows.size(); ++r) {
         const std::vector<std::string>& row = table.rows[r];
-        if (row[5] != settings_) continue;  // another data set or other settings
+        if (row[6] != settings_) continue;  // another data set or other settings
         CoarseningPrediction p;
         p.device = row[0];
         p.method = row[1];
         p.run = static_cast<int>(table.intAt(r, 2));
         p.kernel = row[3];
         p.factor = static_cast<int>(table.intAt(r, 4));
+        p.fellBack = row[5] == "1";
         add(p);
       }
     }
@@ -36,8 +38,8 @@ CoarseningTrainingLog::CoarseningTrainingLog(std::string path, std::string setti
 
 void CoarseningTrainingLog::add(const CoarseningPrediction& p) {
   predictions_.push_back(p);
-  content_ += data::csvRow(
-      {p.device, p.method, std::to_string(p.run), p.kernel, std::to_string(p.factor), settings_});
+  content_ += data::csvRow({p.device, p.method, std::to_string(p.run), p.kernel,
+                            std::to_string(p.factor), p.fellBack ? "1" : "0", settings_});
   data::writeFileAtomically(path_, content_);
 }
 

@@ -32,6 +32,7 @@ std::vector<Example> coarseningExamples(const std::vector<CoarseningKernel>& ker
     Example example;
     example.tokens = modelTokens(vocabulary, kernel.src, maxLength);
     example.label = static_cast<int>(label - factors.begin());
+    for (int factor : factors) example.gains.push_back(static_cast<float>(kernel.speedup(factor)));
     examples.push_back(std::move(example));
   }
   return examples;

@@ -15,7 +15,8 @@ namespace deeptune::model {
 /// The coarsening task's metadata (no aux inputs, labels "1" .. "32").
 ModelInfo coarseningModelInfo(const tokenizer::Vocabulary& vocabulary, int maxLength);
 
-/// One example per kernel: its source's tokens, label = index of its best factor.
+/// One example per kernel: its source's tokens, label = index of its best factor, gains = each
+/// factor's speedup (for the regret loss).
 std::vector<Example> coarseningExamples(const std::vector<CoarseningKernel>& kernels,
                                         const tokenizer::Vocabulary& vocabulary, int maxLength);
 

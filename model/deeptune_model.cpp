@@ -67,6 +67,7 @@ GroupedExamples groupBySource(const std::vector<Example>& examples) {
 /// One batch as tensors: padded sequences, their lengths, and the rows using them.
 struct Batch {
   torch::Tensor tokens, lengths, rowSource, aux, labels;
+  torch::Tensor regrets;  ///< rows x labels: best gain - each label's gain (when gains are given)
 };
 
 /// A batch: each entry is a source and the rows of it the batch trains on.
@@ -88,6 +89,7 @@ Batch makeBatch(const std::vector<Example>& examples, const GroupedExamples& gro
   std::vector<int64_t> rowSource;
   std::vector<float> aux;
   std::vector<int64_t> labels;
+  std::vector<float> regrets;
   for (int64_t s = 0; s < count; ++s) {
     const std::vector<int>& sequence = *grouped.sources[plan[s].first];
     // Pre-padding (the paper's) right-aligns the sequence; otherwise it is left-aligned with
@@ -99,6 +101,9 @@ Batch makeBatch(const std::vector<Example>& examples, const GroupedExamples& gro
       rowSource.push_back(s);
       for (float value : examples[row].aux) aux.push_back(scaledAuxInput(info, value));
       labels.push_back(examples[row].label);
+      const std::vector<float>& gains = examples[row].gains;
+      const float best = gains.empty() ? 0.0f : *std::max_element(gains.begin(), gains.end());
+      for (float gain : gains) regrets.push_back(best - gain);
     }
   }
   const int64_t rows = static_cast<int64_t>(rowSource.size());
@@ -106,6 +111,10 @@ Batch makeBatch(const std::vector<Example>& examples, const GroupedExamples& gro
   batch.aux = torch::tensor(aux, torch::kFloat32)
                   .reshape({rows, static_cast<int64_t>(info.auxInputs.size())});
   batch.labels = torch::tensor(labels, torch::kInt64);
+  if (regrets.size() == static_cast<size_t>(rows) * info.labels.size()) {
+    batch.regrets = torch::tensor(regrets, torch::kFloat32)
+                        .reshape({rows, static_cast<int64_t>(info.labels.size())});
+  }
   return batch;
 }
 
@@ -211,6 +220,12 @@ torch::Tensor categoricalCrossEntropy(const torch::Tensor& outputs, const torch:
   return -clipped.log().gather(1, labels.unsqueeze(1)).mean();
 }
 
+/// The expected regret of the outputs normalized to sum 1: mean over rows of sum p * regret.
+torch::Tensor expectedRegret(const torch::Tensor& outputs, const torch::Tensor& regrets) {
+  const torch::Tensor normalized = outputs / outputs.sum(1, /*keepdim=*/true);
+  return (normalized * regrets).sum(1).mean();
+}
+
 }  // namespace
 
 DeepTuneModel::DeepTuneModel(ModelInfo info, uint64_t seed) : impl_(std::make_unique<Impl>()) {
@@ -283,6 +298,16 @@ TrainingSummary DeepTuneModel::train(const std::vector<Example>& examples,
                      std::to_string(examples.size()));
   }
   checkExamples(examples, impl_->info, /*training=*/true);
+  const bool regretLoss = options.loss == TrainOptions::Loss::kRegret;
+  if (regretLoss) {
+    for (size_t row = 0; row < examples.size(); ++row) {
+      if (examples[row].gains.size() != impl_->info.labels.size()) {
+        throw ModelError("the regret loss needs one gain per label; example " +
+                         std::to_string(row + 1) + " has " +
+                         std::to_string(examples[row].gains.size()));
+      }
+    }
+  }
   const GroupedExamples grouped = groupBySource(examples);
   auto& net = impl_->net;
   setLstm(options.lstm);
@@ -306,8 +331,11 @@ TrainingSummary DeepTuneModel::train(const std::vector<Example>& examples,
       const Batch batch = makeBatch(examples, grouped, plan, impl_->info);
       optimizer.zero_grad();
       const auto outputs = net->forward(batch.tokens, batch.lengths, batch.rowSource, batch.aux);
-      const torch::Tensor loss = categoricalCrossEntropy(outputs.main, batch.labels) +
-                                 0.2 * categoricalCrossEntropy(outputs.languageModel, batch.labels);
+      const torch::Tensor loss =
+          regretLoss ? expectedRegret(outputs.main, batch.regrets) +
+                           0.2 * expectedRegret(outputs.languageModel, batch.regrets)
+                     : categoricalCrossEntropy(outputs.main, batch.labels) +
+                           0.2 * categoricalCrossEntropy(outputs.languageModel, batch.labels);
       const double lossValue = loss.item<double>();
       if (!std::isfinite(lossValue)) {
         throw ModelError("training diverged: loss is " + std::to_string(lossValue) + " in epoch " +

@@ -19,6 +19,9 @@ struct Example {
   std::vector<int> tokens;
   std::vector<float> aux;
   int label = -1;
+  /// What choosing each label gains (e.g. a coarsening factor's measured speedup), one value per
+  /// label; needed only by the regret loss (TrainOptions::Loss::kRegret).
+  std::vector<float> gains;
 };
 
 /// What a model is for and what it was trained on; stored in the model file and checked on load.
@@ -63,6 +66,10 @@ struct TrainOptions {
   /// length (less padding, fastest).
   enum class Batching { kRows, kRandom, kSimilarLength } batching = Batching::kRows;
   double learningRate = 1e-3;
+  /// kClassification (the paper's): cross-entropy on the label. kRegret: the expected regret of
+  /// the predicted distribution, sum over labels of p(label) * (best gain - its gain), from each
+  /// example's `gains` (a near tie costs little, a 3x slowdown much).
+  enum class Loss { kClassification, kRegret } loss = Loss::kClassification;
   uint64_t seed = 204;
   /// kFast (default): the hand-written LSTM (forward and backward through time,
   /// model/README.md); kStock: LibTorch's nn::LSTM, the reference. The same function; the

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "data/csv_reader.hpp"
 #include "data/datasets.hpp"
@@ -251,6 +252,46 @@ TEST_CASE("cli evaluate --task coarsening: a seed gives the same predictions on 
   CHECK_THAT(resumed.err, Contains("resuming: " + std::to_string(logged) + " trainings"));
   CHECK(readWholeFile(resumedDir + "/predictions.csv") == predictions);
   CHECK_FALSE(std::filesystem::exists(log));
+}
+
+TEST_CASE("cli evaluate --task coarsening: one shared network, regret loss, ensembles, fallback",
+          "[cli][evaluate][coarsening]") {
+  ScratchDir dir("deeptune-evaluate-coarsening-shared");
+  const std::string data = deeptune::test::paperDataDir();
+  const std::string report = (dir.path / "r").string();
+  const auto result = runCli(
+      "evaluate --task coarsening --data '" + data +
+      "/pact-2014-runtimes.csv' --devices Tahiti,Kepler --methods fixed,deeptune,deeptune-tl "
+      "--seeds 2 --epochs 2 --max-length 48 --shared-devices --loss regret --ensemble 2 "
+      "--fallback-folds 2 --transfer pretrained --pretrain-epochs 1 --pretrain-data '" +
+      data + "/cgo17-amd.csv' --freeze-epochs 1 --report '" + report + "'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  // Every held-out kernel on both devices: fixed once, each learned method in both runs.
+  const auto predictions = deeptune::data::readCsv(report + "/predictions.csv");
+  CHECK(predictions.rows.size() == 2 * 17 * (1 + 2 * 2));
+  // A fallback takes the fixed factor of the same device and held-out kernel.
+  std::map<std::pair<std::string, std::string>, std::string> fixed;
+  for (const auto& row : predictions.rows) {
+    if (row[1] == "fixed") fixed[{row[0], row[3]}] = row[4];
+  }
+  for (const auto& row : predictions.rows) {
+    if (row[8] == "1") CHECK(row[4] == fixed.at({row[0], row[3]}));
+  }
+  const std::string summary = readWholeFile(report + "/summary.md");
+  CHECK_THAT(summary, Contains("## Agreement between runs"));
+  CHECK_THAT(summary, Contains("one network over all devices"));
+  CHECK_THAT(summary, Contains("expected regret"));
+  CHECK_THAT(summary, Contains("identical to a coarsening kernel left out"));
+  // The options are checked before any training.
+  for (const char* bad : {"--loss hinge", "--ensemble 0", "--fallback-folds 1",
+                          "--transfer pretrained", "--pretrain-data x.csv"}) {
+    const auto refused = runCli("evaluate --task coarsening --data '" + data +
+                                "/pact-2014-runtimes.csv' --report '" + report + "2' " + bad);
+    INFO(bad << " -> " << refused.err);
+    CHECK(refused.exitCode == 2);
+    CHECK(deeptune::test::lineCount(refused.err) == 1);
+  }
 }
 
 TEST_CASE("cli train: the model does not depend on --threads", "[cli][train]") {

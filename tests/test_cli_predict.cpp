@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "data/csv_reader.hpp"
 #include "tests/cli_runner.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/test_paths.hpp"
@@ -138,4 +139,64 @@ TEST_CASE("cli predict finds the bundled models from any folder, built or instal
     CHECK_THAT(deeptune::test::readWholeFile(output),
                Contains("\"device\":") && Contains(modelPath + "\""));
   }
+}
+
+TEST_CASE("cli predict: many files, one JSON line each; a broken one does not stop the others",
+          "[cli][predict]") {
+  ScratchDir dir("deeptune-cli-predict-many");
+  const std::string kernels = deeptune::test::sourceDir() + "/kernels/";
+  const std::string broken = dir.file("broken.cl", "__kernel void b(__global float* a) {\n  a[0] = ;\n}\n");
+  const auto result = runCli("predict '" + kernels + "saxpy.cl' '" + broken + "' '" + kernels +
+                             "scale.cl' '" + kernels + "vector_add.cl' --dsize 4194304 "
+                             "--wgsize 256 --json");
+  CHECK(result.exitCode == 2);
+  std::vector<std::string> names;
+  size_t start = 0;
+  for (size_t end; (end = result.out.find('\n', start)) != std::string::npos; start = end + 1) {
+    names.push_back(nlohmann::json::parse(result.out.substr(start, end - start)).at("kernel"));
+  }
+  CHECK(names == std::vector<std::string>{"saxpy", "scale", "vector_add"});  // in input order
+  CHECK(lineCount(result.err) == 2);  // the broken file's error, then the summary
+  CHECK_THAT(result.err, Contains("broken.cl:2:") && Contains("1 of 4 inputs failed"));
+  // One file keeps the one-file behaviour: its error alone, exit 2.
+  const auto one = runCli("predict '" + broken + "' --dsize 1 --wgsize 1");
+  CHECK(one.exitCode == 2);
+  CHECK(lineCount(one.err) == 1);
+}
+
+TEST_CASE("cli predict --launches: a CSV of launches, decided in order as CSV or JSON Lines",
+          "[cli][predict]") {
+  ScratchDir dir("deeptune-cli-predict-launches");
+  const std::string kernels = deeptune::test::sourceDir() + "/kernels/";
+  dir.file("broken.cl", "__kernel void b(__global float* a) {\n  a[0] = ;\n}\n");
+  const std::string launches = dir.file(
+      "launches.csv",
+      "file,kernel,transfer,wgsize,build_options\n" + kernels +
+          "vector_add.cl,,4194304,256,\n"
+          "broken.cl,,1024,64,\n" +
+          kernels + "saxpy.cl,saxpy,1024,64,-DUNUSED=1\n" + kernels +
+          "vector_add.cl,vector_add,4194304,256,\n" + kernels + "saxpy.cl,,-5,64,\n");
+  const auto csv = runCli("predict --launches '" + launches + "'");
+  CHECK(csv.exitCode == 2);
+  CHECK_THAT(csv.err, Contains("broken.cl:2:") && Contains("launches.csv:6:") &&
+                          Contains("2 of 5 launches failed"));
+  const auto table = deeptune::data::parseCsv(csv.out, "stdout");
+  REQUIRE(table.rows.size() == 3);
+  CHECK(table.rows[0][table.column("line")] == "2");
+  CHECK(table.rows[1][table.column("kernel")] == "saxpy");
+  // The same launch twice, the same decision; and it is the one-file form's.
+  CHECK(table.rows[0][table.column("device")] == table.rows[2][table.column("device")]);
+  const auto single =
+      runCli("predict '" + kernels + "vector_add.cl' --dsize 4194304 --wgsize 256 --json");
+  REQUIRE(single.exitCode == 0);
+  CHECK(table.rows[0][table.column("device")] ==
+        nlohmann::json::parse(single.out).at("device").get<std::string>());
+  const auto json = runCli("predict --launches '" + launches + "' --json");
+  CHECK(json.exitCode == 2);
+  CHECK(lineCount(json.out) == 3);
+  CHECK(nlohmann::json::parse(json.out.substr(0, json.out.find('\n'))).at("line") == 2);
+  // A launches file replaces the files and sizes of the command line.
+  const auto mixed = runCli("predict --launches '" + launches + "' --dsize 1 --wgsize 1");
+  CHECK(mixed.exitCode == 2);
+  CHECK(lineCount(mixed.err) == 1);
 }

@@ -207,3 +207,32 @@ TEST_CASE("cli -D and -I: the host's build options reach the rewriter and the Op
   REQUIRE(unbuilt.exitCode == 0);
   CHECK_THAT(readWholeFile(without), Contains("BUILD_ERROR"));
 }
+
+TEST_CASE("cli rewrite/coarsen/tokenize: several files give one result each in input order",
+          "[cli][rewrite]") {
+  ScratchDir dir("deeptune-cli-rewrite-many");
+  const std::string kernels = deeptune::test::sourceDir() + "/kernels/";
+  const std::string files = "'" + kernels + "saxpy.cl' '" + kernels + "scale.cl'";
+  const auto json = runCli("rewrite " + files + " --json");
+  REQUIRE(json.exitCode == 0);
+  CHECK(deeptune::test::lineCount(json.out) == 2);
+  CHECK_THAT(json.out.substr(0, json.out.find('\n')), Contains("saxpy.cl"));
+  // Several outputs need a folder; -o with several files is refused before anything is written.
+  const auto refused = runCli("rewrite " + files + " -o '" + (dir.path / "x.cl").string() + "'");
+  CHECK(refused.exitCode == 2);
+  CHECK_THAT(refused.err, Contains("--output-dir"));
+  CHECK_FALSE(std::filesystem::exists(dir.path / "x.cl"));
+  const auto written = runCli("coarsen " + files + " --factor 2 --output-dir '" +
+                              dir.path.string() + "'");
+  REQUIRE(written.exitCode == 0);
+  CHECK_THAT(readWholeFile((dir.path / "saxpy.cl").string()), Contains("saxpy"));
+  CHECK_THAT(readWholeFile((dir.path / "scale.cl").string()), Contains("scale"));
+  const auto same = runCli("coarsen " + files + " '" + kernels + "saxpy.cl' --factor 2 "
+                           "--output-dir '" + dir.path.string() + "'");
+  CHECK(same.exitCode == 2);
+  CHECK_THAT(same.err, Contains("distinct file names"));
+  const auto ids = runCli("tokenize " + files + " --rewrite --vocab '" +
+                          deeptune::test::paperDataDir() + "/vocab-128.json'");
+  REQUIRE(ids.exitCode == 0);
+  CHECK(deeptune::test::lineCount(ids.out) == 2);
+}

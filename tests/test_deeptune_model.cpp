@@ -100,6 +100,34 @@ TEST_CASE("a tiny training run learns, with each way of batching", "[model]") {
   CHECK(static_cast<double>(correct) / static_cast<double>(examples.size()) > majority);
 }
 
+TEST_CASE("the regret loss follows the gains, the classification loss the label", "[model]") {
+  // Every example is labelled 0 but choosing label 1 gains three times as much: cross-entropy
+  // learns label 0, the expected regret learns label 1.
+  std::vector<Example> examples = smallExamples(12, 64);
+  for (Example& example : examples) {
+    example.label = 0;
+    example.gains = {1.0f, 3.0f};
+  }
+  for (const auto loss : {TrainOptions::Loss::kClassification, TrainOptions::Loss::kRegret}) {
+    DeepTuneModel model = freshModel(64);
+    TrainOptions options;
+    options.epochs = 20;
+    options.batchSize = 4;
+    options.loss = loss;
+    model.train(examples, options);
+    size_t first = 0;
+    for (const auto& p : model.predict(examples)) first += p[0] > p[1] ? 1 : 0;
+    INFO("loss " << static_cast<int>(loss));
+    CHECK(first == (loss == TrainOptions::Loss::kRegret ? 0 : examples.size()));
+  }
+  examples.back().gains.pop_back();  // one gain short
+  DeepTuneModel model = freshModel(64);
+  TrainOptions options;
+  options.loss = TrainOptions::Loss::kRegret;
+  CHECK_THROWS_WITH(model.train(examples, options),
+                    Catch::Contains("one gain per label") && Catch::Contains("has 1"));
+}
+
 TEST_CASE("a training curve collapses when it ends more than 10 points below its best", "[model]") {
   deeptune::model::TrainingSummary summary;
   for (double accuracy : {0.57, 0.82, 0.86, 0.79}) {

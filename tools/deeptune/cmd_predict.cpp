@@ -1,4 +1,4 @@
-// deeptune predict: CPU or GPU for one kernel launch, or its coarsening factor, with a model.
+// deeptune predict: CPU or GPU for kernel launches, or their coarsening factors, with a model.
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -6,6 +6,8 @@
 
 #include "api/predictor.hpp"
 #include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/each_input.hpp"
+#include "tools/deeptune/predict_launches.hpp"
 
 namespace deeptune::cli {
 namespace {
@@ -32,13 +34,12 @@ void printReadingNotes(const std::string& input, const std::vector<std::string>&
   }
 }
 
-/// predict --task coarsening: the factor, and every factor's probability with --json.
-int predictFactor(std::string input, const std::string& kernel, std::string modelPath,
-                  const std::string& platform, const data::SourceOptions& sourceOptions,
-                  bool json) {
-  if (modelPath.empty()) modelPath = api::findBundledCoarseningModel(platform);
+/// predict --task coarsening for one file: the factor, and every factor's probability with --json.
+void predictFactor(api::CoarseningPredictor& predictor, std::string& input,
+                   const std::string& kernel, const data::SourceOptions& sourceOptions,
+                   bool json) {
+  const std::string& modelPath = predictor.modelPath();
   const std::string source = readInputArgument(input);
-  api::CoarseningPredictor predictor(modelPath);
   const api::FactorPrediction prediction = predictor.predict(source, input, kernel, sourceOptions);
   if (json) {
     nlohmann::json probabilities = nlohmann::json::array();
@@ -56,63 +57,16 @@ int predictFactor(std::string input, const std::string& kernel, std::string mode
                 prediction.factor, prediction.probability);
     printReadingNotes(input, prediction.undeclared, prediction.skippedCharacters);
   }
-  return kExitOk;
 }
 
-}  // namespace
-
-int runPredict(const Args& args) {
-  po::options_description options("predict options");
-  std::string input, kernel, modelPath, platform, task;
-  double dsize = 0, wgsize = 0;
-  options.add_options()("file", po::value(&input)->required(), "OpenCL source file")(
-      "task", po::value(&task)->default_value("devmap"),
-      "devmap (CPU or GPU for a launch) or coarsening (the thread-coarsening factor)")(
-      "dsize", po::value(&dsize), "devmap: bytes the launch moves (the data's `transfer`)")(
-      "wgsize", po::value(&wgsize), "devmap: work-group size")(
-      "kernel,k", po::value(&kernel), "kernel to predict (default: the file's only kernel)")(
-      "model", po::value(&modelPath), "model file (default: the bundled model of --platform)")(
-      "platform", po::value(&platform),
-      "bundled model: devmap: amd (default; i7-3820 + AMD Tahiti 7970) or nvidia (same CPU +\n"
-      "GTX 970); coarsening: Tahiti (default), Cypress, Fermi or Kepler")("json",
-                                                                          "print one JSON object");
-  SourceOptionValues sourceValues;
-  addSourceOptions(options, sourceValues);
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::variables_map vm;
-  if (!parseOptions(args,
-                    "usage: deeptune predict KERNEL.cl --dsize BYTES --wgsize N [--kernel NAME]\n"
-                    "                        [-D NAME[=VALUE]]... [-I DIR]...\n"
-                    "                        [--model M | --platform amd|nvidia] [--json]\n"
-                    "       deeptune predict --task coarsening KERNEL.cl [--kernel NAME]\n"
-                    "                        [--model M | --platform GPU] [--json]\n\n"
-                    "Rewrites the kernel, tokenizes it and predicts whether it runs faster on the\n"
-                    "CPU or the GPU, or (--task coarsening) its thread-coarsening factor.",
-                    options, positional, vm)) {
-    return kExitOk;
-  }
-  if (task == "coarsening") {
-    if (vm.count("dsize") || vm.count("wgsize")) {
-      throw UsageError("predict: --dsize and --wgsize are for --task devmap");
-    }
-    return predictFactor(input, kernel, modelPath, platform.empty() ? "tahiti" : platform,
-                         sourceValues.validated(), vm.count("json") != 0);
-  }
-  if (task != "devmap") {
-    throw UsageError("predict: unknown --task '" + task + "' (devmap or coarsening)");
-  }
-  if (!vm.count("dsize") || !vm.count("wgsize")) {
-    throw UsageError("predict: --dsize and --wgsize are required for --task devmap");
-  }
-  api::checkLaunchSizes(dsize, wgsize);
-  const data::SourceOptions sourceOptions = sourceValues.validated();
-  if (modelPath.empty()) modelPath = api::findBundledModel(platform.empty() ? "amd" : platform);
+/// predict (devmap) for one file and launch: the device and its probability.
+void predictDevice(api::Predictor& predictor, const std::string& modelPath, std::string& input,
+                   const std::string& kernel, double dsize, double wgsize,
+                   const data::SourceOptions& sourceOptions, bool json) {
   const std::string source = readInputArgument(input);
-  api::Predictor predictor(modelPath);
   const api::Decision prediction =
       predictor.predict(source, input, kernel, dsize, wgsize, sourceOptions);
-  if (vm.count("json")) {
+  if (json) {
     nlohmann::json result = readingFields(input, prediction.kernel, modelPath, prediction.tokens,
                                           prediction.skippedCharacters, prediction.undeclared);
     result["device"] = prediction.deviceType;
@@ -135,7 +89,87 @@ int runPredict(const Args& args) {
                 prediction.probability, ensemble.c_str());
     printReadingNotes(input, prediction.undeclared, prediction.skippedCharacters);
   }
-  return kExitOk;
+}
+
+}  // namespace
+
+int runPredict(const Args& args) {
+  po::options_description options("predict options");
+  std::vector<std::string> inputs;
+  std::string kernel, modelPath, platform, task, launches;
+  double dsize = 0, wgsize = 0;
+  options.add_options()("file", po::value(&inputs), "OpenCL source files ('-': standard input)")(
+      "task", po::value(&task)->default_value("devmap"),
+      "devmap (CPU or GPU for a launch) or coarsening (the thread-coarsening factor)")(
+      "dsize", po::value(&dsize), "devmap: bytes the launch moves (the data's `transfer`)")(
+      "wgsize", po::value(&wgsize), "devmap: work-group size")(
+      "launches", po::value(&launches),
+      "devmap: a CSV of launches (columns file, dsize or transfer, wgsize; optional kernel,\n"
+      "build_options), decided as CSV (or JSON Lines with --json)")(
+      "kernel,k", po::value(&kernel), "kernel to predict (default: each file's only kernel)")(
+      "model", po::value(&modelPath), "model file (default: the bundled model of --platform)")(
+      "platform", po::value(&platform),
+      "bundled model: devmap: amd (default; i7-3820 + AMD Tahiti 7970) or nvidia (same CPU +\n"
+      "GTX 970); coarsening: Tahiti (default), Cypress, Fermi or Kepler")(
+      "json", "print one JSON object per kernel (JSON Lines)");
+  SourceOptionValues sourceValues;
+  addSourceOptions(options, sourceValues);
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  po::variables_map vm;
+  if (!parseOptions(args,
+                    "usage: deeptune predict KERNEL.cl... --dsize BYTES --wgsize N [--kernel NAME]\n"
+                    "                        [-D NAME[=VALUE]]... [-I DIR]...\n"
+                    "                        [--model M | --platform amd|nvidia] [--json]\n"
+                    "       deeptune predict --launches LAUNCHES.csv [--model M | --platform P]\n"
+                    "                        [--json]\n"
+                    "       deeptune predict --task coarsening KERNEL.cl... [--kernel NAME]\n"
+                    "                        [--model M | --platform GPU] [--json]\n\n"
+                    "Rewrites each kernel, tokenizes it and predicts whether it runs faster on the\n"
+                    "CPU or the GPU, or (--task coarsening) its thread-coarsening factor: one\n"
+                    "result per file, in order. A file that fails gets its error line and the\n"
+                    "others still run (exit 2 at the end, with a summary line).",
+                    options, positional, vm)) {
+    return kExitOk;
+  }
+  const bool json = vm.count("json") != 0;
+  if (task == "coarsening") {
+    if (vm.count("dsize") || vm.count("wgsize") || vm.count("launches")) {
+      throw UsageError("predict: --dsize, --wgsize and --launches are for --task devmap");
+    }
+    if (inputs.empty()) throw UsageError("predict: no kernel file given");
+    const data::SourceOptions sourceOptions = sourceValues.validated();
+    if (modelPath.empty()) {
+      modelPath = api::findBundledCoarseningModel(platform.empty() ? "tahiti" : platform);
+    }
+    api::CoarseningPredictor predictor(modelPath);
+    return forEachInput("predict", inputs, [&](std::string& input) {
+      predictFactor(predictor, input, kernel, sourceOptions, json);
+    });
+  }
+  if (task != "devmap") {
+    throw UsageError("predict: unknown --task '" + task + "' (devmap or coarsening)");
+  }
+  if (modelPath.empty()) modelPath = api::findBundledModel(platform.empty() ? "amd" : platform);
+  if (vm.count("launches")) {
+    if (!inputs.empty() || vm.count("dsize") || vm.count("wgsize") || vm.count("kernel") ||
+        !sourceValues.defines.empty() || !sourceValues.includeDirs.empty()) {
+      throw UsageError(
+          "predict: --launches takes every launch from its file (no FILE, --dsize, --wgsize, "
+          "--kernel, -D or -I beside it)");
+    }
+    return predictLaunches(launches, modelPath, json);
+  }
+  if (!vm.count("dsize") || !vm.count("wgsize")) {
+    throw UsageError("predict: --dsize and --wgsize are required for --task devmap");
+  }
+  if (inputs.empty()) throw UsageError("predict: no kernel file given");
+  api::checkLaunchSizes(dsize, wgsize);
+  const data::SourceOptions sourceOptions = sourceValues.validated();
+  api::Predictor predictor(modelPath);
+  return forEachInput("predict", inputs, [&](std::string& input) {
+    predictDevice(predictor, modelPath, input, kernel, dsize, wgsize, sourceOptions, json);
+  });
 }
 
 }  // namespace deeptune::cli

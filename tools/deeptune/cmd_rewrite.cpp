@@ -1,55 +1,63 @@
-// deeptune rewrite: normalizes an OpenCL file, or extracts one kernel of it, like the paper's data.
+// deeptune rewrite: normalizes OpenCL files, or extracts one kernel of each, like the paper's data.
 #include <nlohmann/json.hpp>
 
 #include "data/file_io.hpp"
 #include "rewriter/normalizer.hpp"
 #include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/each_input.hpp"
 
 namespace deeptune::cli {
 
 int runRewrite(const Args& args) {
   po::options_description options("rewrite options");
-  std::string input, kernel, output;
-  options.add_options()("file", po::value(&input)->required(), "OpenCL source file to normalize")(
+  std::vector<std::string> inputs;
+  std::string kernel, output, outputDir;
+  options.add_options()("file", po::value(&inputs), "OpenCL source files to normalize")(
       "kernel,k", po::value(&kernel),
       "extract this kernel (normalized alone, as the paper's data)")(
       "output,o", po::value(&output)->default_value("-"), "output file ('-' = stdout)")(
+      "output-dir", po::value(&outputDir),
+      "several files: write each to DIR/<its file name> (default: all to stdout)")(
       "json", "write {\"file\", \"kernel\", \"text\", \"undeclared\": [...]} instead of the text");
   SourceOptionValues sourceValues;
   addSourceOptions(options, sourceValues);
   po::positional_options_description positional;
-  positional.add("file", 1);
+  positional.add("file", -1);
   po::variables_map vm;
   if (!parseOptions(
           args,
-          "usage: deeptune rewrite FILE [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
-          "                        [-o OUT] [--json]\n\n"
+          "usage: deeptune rewrite FILE... [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
+          "                        [-o OUT | --output-dir DIR] [--json]\n\n"
           "Normalizes OpenCL source: preprocess, rename identifiers, strip\n"
           "attributes, format. Without --kernel the whole file is normalized. Names the file\n"
           "uses but declares nowhere are left as written and listed on stderr (or in --json);\n"
-          "any other compile error stops it (exit 2, Clang's first error and its position).",
+          "any other compile error fails the file (exit 2, Clang's first error and its\n"
+          "position); the other files still run.",
           options, positional, vm)) {
     return kExitOk;
   }
   const data::SourceOptions sourceOptions = sourceValues.validated();
-  data::checkOutputNotInput(output, {input}, data::OutputKind::kFileOrStdout);
-  const std::string source = readInputArgument(input);
+  const std::vector<std::string> outputs = outputsOf("rewrite", inputs, output, outputDir);
   rewriter::Normalizer normalizer;
-  rewriter::RewriteNotes notes;
-  rewriter::KernelName chosen;
-  const std::string normalized =
-      vm.count("kernel")
-          ? normalizer.extractKernel(source, input, kernel, &chosen, sourceOptions, &notes)
-          : normalizer.normalize(source, input, sourceOptions, &notes);
-  if (vm.count("json")) {
-    nlohmann::json out = {{"file", input}, {"text", normalized}, {"undeclared", notes.undeclared}};
-    out["kernel"] = vm.count("kernel") ? nlohmann::json(chosen.original) : nlohmann::json(nullptr);
-    writeOutput(output, out.dump() + "\n");
-  } else {
-    printUndeclaredNote(input, notes.undeclared);
-    writeOutput(output, normalized + "\n");
-  }
-  return kExitOk;
+  size_t next = 0;
+  return forEachInput("rewrite", inputs, [&](std::string& input) {
+    const std::string& target = outputs[next++];
+    const std::string source = readInputArgument(input);
+    rewriter::RewriteNotes notes;
+    rewriter::KernelName chosen;
+    const std::string normalized =
+        vm.count("kernel")
+            ? normalizer.extractKernel(source, input, kernel, &chosen, sourceOptions, &notes)
+            : normalizer.normalize(source, input, sourceOptions, &notes);
+    if (vm.count("json")) {
+      nlohmann::json out = {{"file", input}, {"text", normalized}, {"undeclared", notes.undeclared}};
+      out["kernel"] = vm.count("kernel") ? nlohmann::json(chosen.original) : nlohmann::json(nullptr);
+      writeOutput(target, out.dump() + "\n");
+    } else {
+      printUndeclaredNote(input, notes.undeclared);
+      writeOutput(target, normalized + "\n");
+    }
+  });
 }
 
 }  // namespace deeptune::cli

@@ -5,16 +5,8 @@
 #include <map>
 #include <vector>
 
-#include "data/data_error.hpp"
-#include "data/one_line_error.hpp"
-#ifdef DEEPTUNE_WITH_REWRITER
-#include "rewriter/rewrite_error.hpp"
-#endif
-#include "runtime/runtime_error.hpp"
-#ifndef DEEPTUNE_LEAN
-#include "tokenizer/vocab_error.hpp"
-#endif
 #include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/each_input.hpp"
 
 namespace {
 
@@ -130,25 +122,9 @@ int main(int argc, char** argv) {
                   "standard output: write failed: " + std::string(std::strerror(errno)));
     }
     return code;
-  } catch (const cli::UsageError& e) {
-    return fail(cli::kExitBadInput, e.what());
   } catch (const cli::po::error& e) {
     return fail(cli::kExitBadInput, command + ": " + e.what());
-#ifdef DEEPTUNE_WITH_REWRITER
-  } catch (const rewriter::RewriteError& e) {
-    return fail(cli::kExitBadInput, e.what());
-#endif
-#ifndef DEEPTUNE_LEAN
-  } catch (const tokenizer::VocabError& e) {
-    return fail(cli::kExitBadInput, e.what());
-#endif
-  } catch (const data::OneLineError& e) {  // the model's, the baselines' and the evaluation's
-    return fail(cli::kExitBadInput, e.what());
-  } catch (const data::DataError& e) {
-    return fail(cli::kExitBadInput, e.what());
-  } catch (const runtime::RuntimeError& e) {
-    return fail(cli::kExitFailure, e.what());
-  } catch (const std::exception& e) {
-    return fail(cli::kExitFailure, e.what());
+  } catch (const std::exception& e) {  // bad input (exit 2) or a runtime failure (exit 1)
+    return fail(cli::exitCodeOf(e), e.what());
   }
 }
