@@ -28,8 +28,8 @@ struct Job {
   size_t device = 0;  ///< kAllDevices for a shared network
   std::string method;
   int run = 0;
-  std::string heldOut;   ///< the held-out kernel's name
-  uint64_t seed = 0;     ///< the first network's
+  std::string heldOut;        ///< the held-out kernel's name
+  uint64_t seed = 0;          ///< the first network's
   std::vector<size_t> slots;  ///< the predictions it fills, one per device predicted
 };
 
@@ -85,8 +85,9 @@ class LearnedSetting {
 
   /// The rows of `scope` (one device or kAllDevices) whose kernel `chosen` accepts, with where
   /// they come from (device, kernel index).
-  std::vector<model::Example> rows(size_t scope, const std::function<bool(const std::string&)>& chosen,
-                                   std::vector<std::pair<size_t, size_t>>* origins = nullptr) const {
+  std::vector<model::Example> rows(
+      size_t scope, const std::function<bool(const std::string&)>& chosen,
+      std::vector<std::pair<size_t, size_t>>* origins = nullptr) const {
     std::vector<model::Example> picked;
     for (size_t d = 0; d < kernels_.size(); ++d) {
       if (scope != kAllDevices && scope != d) continue;
@@ -132,14 +133,16 @@ class LearnedSetting {
   /// inner confidence, or above 1) with the best total speedup, the lowest on ties.
   double fallbackThreshold(size_t scope, const std::vector<std::string>& trainingNames,
                            bool transfer, int run, uint64_t seed) const {
-    const size_t folds = std::min(static_cast<size_t>(options_.fallbackFolds), trainingNames.size());
+    const size_t folds =
+        std::min(static_cast<size_t>(options_.fallbackFolds), trainingNames.size());
     struct Inner {
       double confidence, model, fixed;
     };
     std::vector<Inner> inner;
     for (size_t fold = 0; fold < folds; ++fold) {
       std::vector<std::string> heldOut;
-      for (size_t i = fold; i < trainingNames.size(); i += folds) heldOut.push_back(trainingNames[i]);
+      for (size_t i = fold; i < trainingNames.size(); i += folds)
+        heldOut.push_back(trainingNames[i]);
       const auto isHeldOut = [&](const std::string& name) {
         return std::find(heldOut.begin(), heldOut.end(), name) != heldOut.end();
       };
@@ -149,8 +152,8 @@ class LearnedSetting {
       };
       std::vector<std::pair<size_t, size_t>> origins;
       const auto test = rows(scope, isHeldOut, &origins);
-      const auto probabilities = ensemblePredict(rows(scope, isTraining), test, transfer, run,
-                                                 seed + 7919 * (fold + 1));
+      const auto probabilities =
+          ensemblePredict(rows(scope, isTraining), test, transfer, run, seed + 7919 * (fold + 1));
       for (size_t i = 0; i < test.size(); ++i) {
         const auto [d, k] = origins[i];
         const model::CoarseningKernel& kernel = kernels_[d][k];
@@ -277,7 +280,8 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
                   job = &existing;
                 }
               }
-              if (job == nullptr) jobs.push_back({kAllDevices, method, run, kernels[k].kernel, seed, {}});
+              if (job == nullptr)
+                jobs.push_back({kAllDevices, method, run, kernels[k].kernel, seed, {}});
             } else {
               jobs.push_back({d, method, run, kernels[k].kernel, seed, {}});
             }
@@ -341,8 +345,8 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
       const auto isTraining = [&](const std::string& name) { return name != job.heldOut; };
       std::vector<std::pair<size_t, size_t>> origins;
       const auto test = setting.rows(job.device, isHeldOut, &origins);
-      const auto probabilities =
-          setting.ensemblePredict(setting.rows(job.device, isTraining), test, transfer, job.run, job.seed);
+      const auto probabilities = setting.ensemblePredict(setting.rows(job.device, isTraining), test,
+                                                         transfer, job.run, job.seed);
       double threshold = 0;
       if (options.fallbackFolds > 0) {
         std::vector<std::string> names;  // the outer fold's training kernels, in data order
@@ -368,7 +372,8 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
         if (fallBack) factor = baselines::bestFixedFactor(training);
         for (size_t slot : job.slots) {
           if (predictions[slot].device != devices[d]) continue;
-          predictions[slot] = record(devices[d], job.method, job.run, kernelsByDevice[d][k], factor);
+          predictions[slot] =
+              record(devices[d], job.method, job.run, kernelsByDevice[d][k], factor);
           predictions[slot].fellBack = fallBack;
         }
       }

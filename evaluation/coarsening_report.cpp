@@ -199,8 +199,8 @@ std::string agreementMarkdown(const std::vector<CoarseningPrediction>& predictio
     }
     const auto [taken, all] = fallbacks[method];
     md += "| " + method + " | " + std::to_string(pairs) + " | " + std::to_string(agree) + " | " +
-          formatNumber("%.2f", static_cast<double>(distinct) / static_cast<double>(pairs)) +
-          " | " + std::to_string(taken) + " of " + std::to_string(all) + " |\n";
+          formatNumber("%.2f", static_cast<double>(distinct) / static_cast<double>(pairs)) + " | " +
+          std::to_string(taken) + " of " + std::to_string(all) + " |\n";
   }
   return md;
 }
@@ -280,14 +280,13 @@ void writeCoarseningReport(const std::string& dir,
                            const std::vector<CoarseningPrediction>& predictions,
                            const CoarseningReportContext& context) {
   const std::filesystem::path folder(dir);
-  std::string csv = data::csvRow(
-      {"device", "method", "run", "kernel", "factor", "best_factor", "speedup", "oracle_speedup",
-       "fell_back"});
+  std::string csv = data::csvRow({"device", "method", "run", "kernel", "factor", "best_factor",
+                                  "speedup", "oracle_speedup", "fell_back"});
   for (const CoarseningPrediction& p : predictions) {
-    csv += data::csvRow({p.device, p.method, std::to_string(p.run), p.kernel,
-                         std::to_string(p.factor), std::to_string(p.bestFactor),
-                         formatNumber("%.6f", p.speedup), formatNumber("%.6f", p.oracle),
-                         p.fellBack ? "1" : "0"});
+    csv +=
+        data::csvRow({p.device, p.method, std::to_string(p.run), p.kernel, std::to_string(p.factor),
+                      std::to_string(p.bestFactor), formatNumber("%.6f", p.speedup),
+                      formatNumber("%.6f", p.oracle), p.fellBack ? "1" : "0"});
   }
   writeReportFile(folder / "predictions.csv", csv);
 

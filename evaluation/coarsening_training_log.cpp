@@ -13,8 +13,7 @@ namespace deeptune::evaluation {
 
 CoarseningTrainingLog::CoarseningTrainingLog(std::string path, std::string settings)
     : path_(std::move(path)), settings_(std::move(settings)) {
-  content_ =
-      data::csvRow({"device", "method", "run", "kernel", "factor", "fell_back", "settings"});
+  content_ = data::csvRow({"device", "method", "run", "kernel", "factor", "fell_back", "settings"});
   std::error_code ec;
   if (std::filesystem::is_regular_file(std::filesystem::symlink_status(path_, ec))) {
     const data::CsvTable table = data::readCsv(path_);

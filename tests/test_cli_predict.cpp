@@ -145,9 +145,11 @@ TEST_CASE("cli predict: many files, one JSON line each; a broken one does not st
           "[cli][predict]") {
   ScratchDir dir("deeptune-cli-predict-many");
   const std::string kernels = deeptune::test::sourceDir() + "/kernels/";
-  const std::string broken = dir.file("broken.cl", "__kernel void b(__global float* a) {\n  a[0] = ;\n}\n");
+  const std::string broken =
+      dir.file("broken.cl", "__kernel void b(__global float* a) {\n  a[0] = ;\n}\n");
   const auto result = runCli("predict '" + kernels + "saxpy.cl' '" + broken + "' '" + kernels +
-                             "scale.cl' '" + kernels + "vector_add.cl' --dsize 4194304 "
+                             "scale.cl' '" + kernels +
+                             "vector_add.cl' --dsize 4194304 "
                              "--wgsize 256 --json");
   CHECK(result.exitCode == 2);
   std::vector<std::string> names;
@@ -169,13 +171,13 @@ TEST_CASE("cli predict --launches: a CSV of launches, decided in order as CSV or
   ScratchDir dir("deeptune-cli-predict-launches");
   const std::string kernels = deeptune::test::sourceDir() + "/kernels/";
   dir.file("broken.cl", "__kernel void b(__global float* a) {\n  a[0] = ;\n}\n");
-  const std::string launches = dir.file(
-      "launches.csv",
-      "file,kernel,transfer,wgsize,build_options\n" + kernels +
-          "vector_add.cl,,4194304,256,\n"
-          "broken.cl,,1024,64,\n" +
-          kernels + "saxpy.cl,saxpy,1024,64,-DUNUSED=1\n" + kernels +
-          "vector_add.cl,vector_add,4194304,256,\n" + kernels + "saxpy.cl,,-5,64,\n");
+  const std::string launches =
+      dir.file("launches.csv", "file,kernel,transfer,wgsize,build_options\n" + kernels +
+                                   "vector_add.cl,,4194304,256,\n"
+                                   "broken.cl,,1024,64,\n" +
+                                   kernels + "saxpy.cl,saxpy,1024,64,-DUNUSED=1\n" + kernels +
+                                   "vector_add.cl,vector_add,4194304,256,\n" + kernels +
+                                   "saxpy.cl,,-5,64,\n");
   const auto csv = runCli("predict --launches '" + launches + "'");
   CHECK(csv.exitCode == 2);
   CHECK_THAT(csv.err, Contains("broken.cl:2:") && Contains("launches.csv:6:") &&

@@ -222,13 +222,15 @@ TEST_CASE("cli rewrite/coarsen/tokenize: several files give one result each in i
   CHECK(refused.exitCode == 2);
   CHECK_THAT(refused.err, Contains("--output-dir"));
   CHECK_FALSE(std::filesystem::exists(dir.path / "x.cl"));
-  const auto written = runCli("coarsen " + files + " --factor 2 --output-dir '" +
-                              dir.path.string() + "'");
+  const auto written =
+      runCli("coarsen " + files + " --factor 2 --output-dir '" + dir.path.string() + "'");
   REQUIRE(written.exitCode == 0);
   CHECK_THAT(readWholeFile((dir.path / "saxpy.cl").string()), Contains("saxpy"));
   CHECK_THAT(readWholeFile((dir.path / "scale.cl").string()), Contains("scale"));
-  const auto same = runCli("coarsen " + files + " '" + kernels + "saxpy.cl' --factor 2 "
-                           "--output-dir '" + dir.path.string() + "'");
+  const auto same = runCli("coarsen " + files + " '" + kernels +
+                           "saxpy.cl' --factor 2 "
+                           "--output-dir '" +
+                           dir.path.string() + "'");
   CHECK(same.exitCode == 2);
   CHECK_THAT(same.err, Contains("distinct file names"));
   const auto ids = runCli("tokenize " + files + " --rewrite --vocab '" +

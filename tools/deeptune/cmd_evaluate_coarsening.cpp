@@ -17,8 +17,8 @@
 #include "evaluation/coarsening_training_log.hpp"
 #include "evaluation/evaluation_plan.hpp"
 #include "model/coarsening_data.hpp"
-#include "model/devmap_data.hpp"
 #include "model/compute_environment.hpp"
+#include "model/devmap_data.hpp"
 #include "model/model_error.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/progress.hpp"
@@ -171,8 +171,8 @@ int runEvaluateCoarsening(const Args& args) {
 
   size_t pretrainExcluded = 0;
   if (transfer && evaluation.transferMode == "pretrained") {
-    evaluation.pretrainSequences = pretrainingSequences(pretrainData, vocabulary, evaluation.maxLength,
-                                                        kernelsByDevice, pretrainExcluded);
+    evaluation.pretrainSequences = pretrainingSequences(
+        pretrainData, vocabulary, evaluation.maxLength, kernelsByDevice, pretrainExcluded);
   }
 
   // What the trainings depend on: the data, the training settings, the transfer source.
@@ -248,10 +248,11 @@ int runEvaluateCoarsening(const Args& args) {
                  " networks per run (probabilities averaged)";
     }
     if (evaluation.fallbackFolds > 0) {
-      variant += "; fixed factor when the ensemble's probability of its choice is below a "
-                 "threshold chosen by " +
-                 std::to_string(evaluation.fallbackFolds) +
-                 "-fold inner cross-validation on the training kernels";
+      variant +=
+          "; fixed factor when the ensemble's probability of its choice is below a "
+          "threshold chosen by " +
+          std::to_string(evaluation.fallbackFolds) +
+          "-fold inner cross-validation on the training kernels";
     }
     context.settings.push_back(variant);
   }

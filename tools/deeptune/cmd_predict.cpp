@@ -36,8 +36,7 @@ void printReadingNotes(const std::string& input, const std::vector<std::string>&
 
 /// predict --task coarsening for one file: the factor, and every factor's probability with --json.
 void predictFactor(api::CoarseningPredictor& predictor, std::string& input,
-                   const std::string& kernel, const data::SourceOptions& sourceOptions,
-                   bool json) {
+                   const std::string& kernel, const data::SourceOptions& sourceOptions, bool json) {
   const std::string& modelPath = predictor.modelPath();
   const std::string source = readInputArgument(input);
   const api::FactorPrediction prediction = predictor.predict(source, input, kernel, sourceOptions);
@@ -117,19 +116,20 @@ int runPredict(const Args& args) {
   po::positional_options_description positional;
   positional.add("file", -1);
   po::variables_map vm;
-  if (!parseOptions(args,
-                    "usage: deeptune predict KERNEL.cl... --dsize BYTES --wgsize N [--kernel NAME]\n"
-                    "                        [-D NAME[=VALUE]]... [-I DIR]...\n"
-                    "                        [--model M | --platform amd|nvidia] [--json]\n"
-                    "       deeptune predict --launches LAUNCHES.csv [--model M | --platform P]\n"
-                    "                        [--json]\n"
-                    "       deeptune predict --task coarsening KERNEL.cl... [--kernel NAME]\n"
-                    "                        [--model M | --platform GPU] [--json]\n\n"
-                    "Rewrites each kernel, tokenizes it and predicts whether it runs faster on the\n"
-                    "CPU or the GPU, or (--task coarsening) its thread-coarsening factor: one\n"
-                    "result per file, in order. A file that fails gets its error line and the\n"
-                    "others still run (exit 2 at the end, with a summary line).",
-                    options, positional, vm)) {
+  if (!parseOptions(
+          args,
+          "usage: deeptune predict KERNEL.cl... --dsize BYTES --wgsize N [--kernel NAME]\n"
+          "                        [-D NAME[=VALUE]]... [-I DIR]...\n"
+          "                        [--model M | --platform amd|nvidia] [--json]\n"
+          "       deeptune predict --launches LAUNCHES.csv [--model M | --platform P]\n"
+          "                        [--json]\n"
+          "       deeptune predict --task coarsening KERNEL.cl... [--kernel NAME]\n"
+          "                        [--model M | --platform GPU] [--json]\n\n"
+          "Rewrites each kernel, tokenizes it and predicts whether it runs faster on the\n"
+          "CPU or the GPU, or (--task coarsening) its thread-coarsening factor: one\n"
+          "result per file, in order. A file that fails gets its error line and the\n"
+          "others still run (exit 2 at the end, with a summary line).",
+          options, positional, vm)) {
     return kExitOk;
   }
   const bool json = vm.count("json") != 0;

@@ -50,8 +50,10 @@ int runRewrite(const Args& args) {
             ? normalizer.extractKernel(source, input, kernel, &chosen, sourceOptions, &notes)
             : normalizer.normalize(source, input, sourceOptions, &notes);
     if (vm.count("json")) {
-      nlohmann::json out = {{"file", input}, {"text", normalized}, {"undeclared", notes.undeclared}};
-      out["kernel"] = vm.count("kernel") ? nlohmann::json(chosen.original) : nlohmann::json(nullptr);
+      nlohmann::json out = {
+          {"file", input}, {"text", normalized}, {"undeclared", notes.undeclared}};
+      out["kernel"] =
+          vm.count("kernel") ? nlohmann::json(chosen.original) : nlohmann::json(nullptr);
       writeOutput(target, out.dump() + "\n");
     } else {
       printUndeclaredNote(input, notes.undeclared);

@@ -51,8 +51,8 @@ int predictLaunches(const std::string& path, const std::string& modelPath, bool 
   api::Predictor predictor(modelPath);
   std::map<std::string, std::string> sources;  // file as resolved -> its text, read once
   if (!json) {
-    std::cout << data::csvRow({"line", "file", "kernel", "dsize", "wgsize", "device", "device_name",
-                               "probability"});
+    std::cout << data::csvRow(
+        {"line", "file", "kernel", "dsize", "wgsize", "device", "device_name", "probability"});
   }
   ProgressPrinter progress;
   const bool showProgress = table.rows.size() >= kProgressFrom;
@@ -87,9 +87,12 @@ int predictLaunches(const std::string& path, const std::string& modelPath, bool 
       const api::Decision decision =
           predictor.predict(source->second, resolved.string(), kernel, dsize, wgsize, options);
       if (json) {
-        nlohmann::json out = {{"line", table.rowLines[r]},  {"file", file},
-                              {"kernel", decision.kernel},  {"dsize", dsize},
-                              {"wgsize", wgsize},           {"device", decision.deviceType},
+        nlohmann::json out = {{"line", table.rowLines[r]},
+                              {"file", file},
+                              {"kernel", decision.kernel},
+                              {"dsize", dsize},
+                              {"wgsize", wgsize},
+                              {"device", decision.deviceType},
                               {"probability", decision.probability}};
         if (!decision.modelDevice.empty()) out["device_name"] = decision.modelDevice;
         std::cout << out.dump() << "\n";
