@@ -37,8 +37,8 @@ struct CoarseningReportContext {
 /// speedup over runs per method), DIR/speedup_per_device.svg (grouped bars: mean speedup per
 /// device and over all, the oracle's beside), DIR/speedup_per_kernel.svg (log-scale markers per
 /// held-out kernel, devices as bands) and DIR/summary.md (tables per device and overall with the
-/// runs' spread, DeepTune-TL against fixed, a per-kernel table per device with each run's
-/// factor). Throws EvaluationError if a file cannot be written.
+/// runs' spread, each learned method against fixed, the runs' agreement, a per-kernel table per
+/// device with each run's factor). Throws EvaluationError if a file cannot be written.
 void writeCoarseningReport(const std::string& dir,
                            const std::vector<CoarseningPrediction>& predictions,
                            const CoarseningReportContext& context);

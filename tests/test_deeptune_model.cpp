@@ -407,7 +407,9 @@ TEST_CASE("cli evaluate --task coarsening: leave-one-kernel-out, same numbers fo
           Approx(kernel->runtimeNs.at(1) / kernel->runtimeNs.at(kernel->bestFactor)).epsilon(1e-5));
   }
   CHECK_THAT(deeptune::test::readWholeFile(one + "/summary.md"),
-             Catch::Contains("| Tahiti | fixed |") && Catch::Contains("DeepTune-TL against"));
+             Catch::Contains("| Tahiti | fixed |") &&
+                 Catch::Contains("Learned methods against the fixed factor") &&
+                 Catch::Contains("- Tahiti: deeptune-tl "));
   const auto bad = deeptune::test::runCli(common + "--methods magic --report '" + one + "'");
   CHECK(bad.exitCode == 2);
   CHECK_THAT(bad.err, Catch::Contains("unknown method 'magic'"));
