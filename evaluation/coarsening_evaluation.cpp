@@ -238,7 +238,6 @@ std::vector<CoarseningPrediction> evaluateCoarsening(
   }
   std::vector<CoarseningPrediction> predictions;
   std::vector<Job> jobs;
-  std::vector<std::pair<std::string, int>> sharedDone;  // (method, run) of the shared jobs made
   for (size_t d = 0; d < devices.size(); ++d) {
     const std::vector<model::CoarseningKernel>& kernels = kernelsByDevice[d];
     if (kernels.size() < 3) {
