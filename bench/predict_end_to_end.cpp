@@ -1,5 +1,6 @@
 // End-to-end prediction: the 247 paper kernels through api::Predictor in one process after
-// start-up (rewrite, tokenize, model), the start-up itself, and `deeptune predict` as a process.
+// start-up (rewrite, tokenize, model), the start-up itself, `deeptune predict` as a process and
+// a launches file of 1,000 launches.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -8,6 +9,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -46,6 +49,24 @@ double processMs(const std::vector<std::string>& argv, int runs) {
     times.push_back(msSince(start));
   }
   return percentile(times, 0.5);
+}
+
+/// A launches file of `rows` launches over 200 distinct kernel files written into `folder` (the
+/// paper's distinct kernels, each its own file) for `deeptune predict --launches`; its path.
+std::string writeLaunchesFile(const std::vector<std::string>& kernels, const std::string& folder,
+                              size_t rows) {
+  std::filesystem::create_directories(folder);
+  const size_t files = std::min<size_t>(200, kernels.size());
+  for (size_t k = 0; k < files; ++k) {
+    std::ofstream(folder + "/k" + std::to_string(k) + ".cl") << kernels[k];
+  }
+  const std::string path = folder + "/launches.csv";
+  std::ofstream csv(path);
+  csv << "file,dsize,wgsize\n";
+  for (size_t r = 0; r < rows; ++r) {
+    csv << "k" << r % files << ".cl," << (1024u << (r % 13)) << "," << (32u << (r % 4)) << "\n";
+  }
+  return path;
 }
 
 }  // namespace
@@ -97,6 +118,14 @@ int main(int argc, char** argv) {
   const double predictMs = processMs(
       {cli, "predict", kernel, "--dsize", "4194304", "--wgsize", "64", "--platform", "amd"}, 5);
 
+  // A launches file: 1,000 launches over 200 kernel files in one process, against 200 processes'
+  // worth of the single-kernel predict above (the per-kernel alternative).
+  const std::string folder = std::filesystem::temp_directory_path().string() +
+                             "/deeptune-bench-launches-" + std::to_string(getpid());
+  const std::string launches = writeLaunchesFile(distinct, folder, 1000);
+  const double launchesMs = processMs({cli, "predict", "--launches", launches}, 1);
+  std::filesystem::remove_all(folder);
+
   std::printf("end-to-end prediction, %zu distinct paper kernels, one process\n", distinct.size());
   std::printf("  start-up: model load %.0f ms, first prediction (rewriter set-up) %.0f ms\n",
               loadMs, firstMs);
@@ -113,5 +142,9 @@ int main(int argc, char** argv) {
               predictMs / helpMs);
   std::printf("  process `deeptune-train --help` (LibTorch loaded): %.0f ms (%.1fx predict)\n",
               torchHelpMs, torchHelpMs / predictMs);
-  return predictMs < 0 || helpMs < 0 || torchHelpMs < 0 ? 1 : 0;
+  std::printf(
+      "  process `deeptune predict --launches` (1000 launches, 200 kernel files): %.1f s "
+      "(%.2fx 200 single-kernel processes)\n",
+      launchesMs / 1000, launchesMs / (200 * predictMs));
+  return predictMs < 0 || helpMs < 0 || torchHelpMs < 0 || launchesMs < 0 ? 1 : 0;
 }
