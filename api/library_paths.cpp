@@ -1,18 +1,12 @@
-// Where this library lives: dladdr on one of its own functions.
+// Where this library (or the program it is linked into) lives: the file holding its code.
 #include "api/library_paths.hpp"
 
-#include <dlfcn.h>
+#include "data/code_location.hpp"
 
 namespace deeptune::api {
 
 std::filesystem::path libraryDir() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&libraryDir), &info) == 0 || info.dli_fname == nullptr) {
-    return {};
-  }
-  std::error_code ec;
-  const std::filesystem::path self = std::filesystem::weakly_canonical(info.dli_fname, ec);
-  return ec ? std::filesystem::path() : self.parent_path();
+  return data::fileHoldingCode(reinterpret_cast<const void*>(&libraryDir)).parent_path();
 }
 
 namespace {

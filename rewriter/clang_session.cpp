@@ -6,7 +6,6 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Lex/PreprocessorOptions.h>
-#include <dlfcn.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <sys/stat.h>
@@ -24,6 +23,7 @@
 #include <vector>
 
 #include "data/checksum.hpp"
+#include "data/code_location.hpp"
 #include "data/data_error.hpp"
 #include "data/file_io.hpp"
 
@@ -204,14 +204,10 @@ std::optional<fs::path>& installedPchDirectoryOverride() {
 /// holding this code, in the build tree and in the installed tree), or "" if there is none.
 fs::path installedPchDirectory() {
   if (installedPchDirectoryOverride()) return *installedPchDirectoryOverride();
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&installedPchDirectory), &info) == 0 ||
-      info.dli_fname == nullptr) {
-    return {};
-  }
+  const fs::path here =
+      data::fileHoldingCode(reinterpret_cast<const void*>(&installedPchDirectory)).parent_path();
+  if (here.empty()) return {};
   std::error_code ec;
-  const fs::path here = fs::canonical(info.dli_fname, ec).parent_path();
-  if (ec) return {};
   for (const fs::path& candidate :
        {here / DEEPTUNE_PCH_FROM_LIBDIR, here / ".." / "share" / "deeptune" / "pch"}) {
     if (fs::is_directory(candidate, ec)) return candidate;
