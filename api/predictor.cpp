@@ -31,17 +31,25 @@ struct EncodedKernel {
   std::vector<std::string> undeclared;
 };
 
+/// The model at `path`, loaded after `normalizer` was told to get ready: its worker warms up
+/// while the model loads (on another core where there is one).
+model::InferenceModel loadBesideRewriter(rewriter::Normalizer& normalizer,
+                                         const std::string& path) {
+  normalizer.prepare();
+  return model::InferenceModel::load(path);
+}
+
 /// A model file with what it reads: the vocabulary, a normalizer and the encoded kernels.
 struct LoadedModel {
   std::string modelPath;
+  rewriter::Normalizer normalizer;
   model::InferenceModel network;
   tokenizer::Vocabulary vocabulary;
-  rewriter::Normalizer normalizer;
   std::unordered_map<size_t, EncodedKernel> cache;
 
   LoadedModel(const std::string& path, const std::string& task, const char* taskWords)
       : modelPath(path),
-        network(model::InferenceModel::load(path)),
+        network(loadBesideRewriter(normalizer, path)),
         vocabulary(network.info().vocabulary, path) {
     if (network.info().task != task) {
       throw model::ModelError(path + ": a '" + network.info().task + "' model, expected a " + task +

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string_view>
 #include <set>
 
 #include "data/checksum.hpp"
@@ -46,7 +47,7 @@ std::vector<std::string> expectedAuxInputs(const std::string& task) {
 /// The first line: magic, format version and the checksum of everything after the line. Version
 /// 4 names XXH3-64 (what `xxhsum -H3` prints); 2 and 3 wrote a non-standard checksum under the
 /// name fnv1a64 (data::legacy64), checked as they wrote it.
-std::string magicLine(int version, const std::string& rest) {
+std::string magicLine(int version, std::string_view rest) {
   const std::string checksum = version >= 4 ? " xxh3-64=" + data::hex64(data::xxh3_64(rest))
                                             : " fnv1a64=" + data::hex64(data::legacy64(rest));
   return std::string(kMagic) + " " + std::to_string(version) + checksum + "\n";
@@ -204,7 +205,7 @@ void validateInfo(const ModelInfo& info) {
 /// Says what is wrong with a file whose magic line does not match its contents: another format
 /// version, cut short, grown, or changed. Always throws.
 [[noreturn]] void diagnoseMismatch(const std::string& path, const std::string& magic, int version,
-                                   const std::string& rest, const nlohmann::json& header,
+                                   std::string_view rest, const nlohmann::json& header,
                                    size_t headerEnd) {
   if (version == 0) {
     throw ModelError(path + ": model format '" + magic.substr(std::strlen(kMagic)) +
@@ -276,7 +277,7 @@ ModelInfo infoOf(const nlohmann::json& header, const std::string& path) {
 
 /// Versions 3 to 5's weights: exactly the network's tensors, in the layout's order, as the header
 /// says, once per network (version 5 may hold several, and a head for each).
-std::vector<ModelMember> membersOf(const nlohmann::json& header, const std::string& weightBytes,
+std::vector<ModelMember> membersOf(const nlohmann::json& header, std::string_view weightBytes,
                                    const ModelInfo& info, const std::string& path) {
   const NetworkSizes sizes = networkSizesOf(info);
   const nlohmann::json network = {
@@ -363,7 +364,7 @@ ModelFile readModelFile(const std::string& path) {
       magic[versionStart + 1] == ' ') {
     version = magic[versionStart] - '0';
   }
-  const std::string rest = bytes.substr(magicEnd + 1);
+  const std::string_view rest = std::string_view(bytes).substr(magicEnd + 1);  // no copies
   const size_t headerEnd = rest.find('\n');
   nlohmann::json header;
   if (headerEnd != std::string::npos) {
@@ -382,13 +383,13 @@ ModelFile readModelFile(const std::string& path) {
                        " in a version " + std::to_string(version) + " file");
     }
     file.info = infoOf(header, path);
-    std::string weightBytes = rest.substr(headerEnd + 1);
+    const std::string_view weightBytes = rest.substr(headerEnd + 1);
     if (weightBytes.size() != header.at("weights").at("bytes").get<size_t>()) {
       throw ModelError(path + ": weights of " + std::to_string(weightBytes.size()) +
                        " bytes, the header declares " + header.at("weights").at("bytes").dump());
     }
     if (version == 2) {
-      file.torchArchive = std::move(weightBytes);
+      file.torchArchive = std::string(weightBytes);
     } else {
       file.members = membersOf(header, weightBytes, file.info, path);
       file.info.networks = static_cast<int>(file.members.size());

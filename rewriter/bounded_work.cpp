@@ -138,9 +138,9 @@ std::string answerOf(const BoundedWorker::Serve& serve, const std::string& reque
 
 /// The worker's life: a request at a time, each with its CPU timer (SIGXCPU) and wall alarm
 /// (SIGALRM); the default action of either ends the worker.
-[[noreturn]] void serveRequests(const BoundedWorker::Serve& serve, int socket) {
+[[noreturn]] void serveRequests(const BoundedWorker::Serve& serve,
+                                const std::function<void()>& warmUp, int socket) {
   enterWorker(socket);
-  const std::size_t baseline = currentAddressSpace();
   sigevent onCpuLimit{};
   onCpuLimit.sigev_notify = SIGEV_SIGNAL;
   onCpuLimit.sigev_signo = SIGXCPU;
@@ -149,6 +149,19 @@ std::string answerOf(const BoundedWorker::Serve& serve, const std::string& reque
   itimerspec armed{};
   armed.it_value.tv_sec = kWorkCpuSeconds;
   const itimerspec disarmed{};
+  if (warmUp) {  // under the same bounds as a request
+    timer_settime(cpuTimer, 0, &armed, nullptr);
+    alarm(kWallSeconds);
+    try {
+      warmUp();
+    } catch (const std::bad_alloc&) {
+      _exit(kOutOfMemoryExit);
+    } catch (const std::exception&) {  // the first request meets the same problem and says it
+    }
+    alarm(0);
+    timer_settime(cpuTimer, 0, &disarmed, nullptr);
+  }
+  const std::size_t baseline = currentAddressSpace();
   for (;;) {
     pollfd waiting{kWorkerSocket, POLLIN, 0};
     const int ready = poll(&waiting, 1, kWorkerIdleMilliseconds);
@@ -238,7 +251,8 @@ struct BoundedWorker::Ending {
   int status = 0;
 };
 
-BoundedWorker::BoundedWorker(Serve serve) : serve_(std::move(serve)) {}
+BoundedWorker::BoundedWorker(Serve serve, std::function<void()> warmUp)
+    : serve_(std::move(serve)), warmUp_(std::move(warmUp)) {}
 
 BoundedWorker::~BoundedWorker() {
   if (pid_ <= 0) return;
@@ -252,7 +266,7 @@ BoundedWorker::~BoundedWorker() {
   reap();
 }
 
-void BoundedWorker::start(const std::string& fileName) {
+void BoundedWorker::start(const std::string& fileName, bool warm) {
   int ends[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
     throw RewriteError(fileName, 1, 1,
@@ -268,7 +282,7 @@ void BoundedWorker::start(const std::string& fileName) {
   }
   if (pid == 0) {
     close(ends[0]);
-    serveRequests(serve_, ends[1]);
+    serveRequests(serve_, warm ? warmUp_ : std::function<void()>(), ends[1]);
   }
   close(ends[1]);
   pid_ = pid;
@@ -337,6 +351,17 @@ bool BoundedWorker::exchange(const std::string& request, std::string& answer) {
   // No answer is this large, or the worker ended: stop it (a worker that ended keeps its status).
   killChild();
   return false;
+}
+
+void BoundedWorker::prestart() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (pid_ > 0 && owner_ != getpid()) forget();
+  if (pid_ > 0 && ended()) forget();
+  if (pid_ > 0) return;
+  try {
+    start("", true);
+  } catch (const RewriteError&) {  // the next request tries again and reports it
+  }
 }
 
 std::string BoundedWorker::run(const std::string& request, const std::string& fileName, int line,

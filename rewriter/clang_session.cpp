@@ -434,6 +434,14 @@ std::string rebuildShimPch() {
   return pchPath();
 }
 
+void ClangResources::preloadShimPch() {
+  const std::string pch = shimPchPath();
+  if (moduleCache_->lookupPCM(pch) != nullptr) return;
+  auto buffer = llvm::MemoryBuffer::getFile(pch, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (buffer) moduleCache_->addPCM(pch, std::move(*buffer));  // else Clang reports it when parsing
+}
+
 void ClangResources::forgetLoadedFiles() {
   files_ = nullptr;
   folders_.clear();

@@ -221,6 +221,8 @@ auto readAnswer(const std::string& answer, const std::string& fileName, Read rea
   }
 }
 
+
+/// What a worker started ahead of its first request normalizes first (Normalizer::prepare).
 constexpr const char* kWarmUpKernel = "__kernel void A(__global int* a) {\n  a[0] = 1;\n}\n";
 
 std::string serveNormalize(const internal::Request& r, internal::ClangResources& resources) {
@@ -321,23 +323,29 @@ std::string serve(const internal::Request& r, internal::ClangResources& resource
 
 struct Normalizer::Impl {
   internal::ClangResources resources;
-  bool warm = false;
-  internal::BoundedWorker worker{[this](const std::string& request) {
-    return serve(internal::decodeRequest(request), resources);
-  }};
+  bool preloaded = false;
+  internal::BoundedWorker worker{
+      [this](const std::string& request) {
+        return serve(internal::decodeRequest(request), resources);
+      },
+      [this] { runPipeline(kWarmUpKernel, "deeptune-warm-up.cl", resources, {}, true); }};
+
+  void preload() {
+    if (!preloaded) {
+      preloaded = true;
+      resources.preloadShimPch();
+    }
+  }
 
   /// Runs `request` in the bounded worker (internal/bounded_work.hpp), after the input's cheap
-  /// checks here, and returns its answer. The first call first normalizes a tiny kernel in this
-  /// process, so that the shim's PCH is built or found, and loaded, once for all workers.
+  /// checks here, and returns its answer. The first call first finds (or builds) the shim's PCH
+  /// and maps it in this process, once for all workers.
   std::string bounded(const internal::Request& request) {
     const LongestStatement longest = checkInput(request.source, request.fileName);
     // Every input runs in the worker, the small ones too: Clang 15 itself crashes on some
     // malformed input (tests/test_rewrite_errors.cpp, "Clang's own crash"), and that must cost
     // the caller an error, not its process.
-    if (!warm) {
-      warm = true;
-      runPipeline(kWarmUpKernel, "deeptune-warm-up.cl", resources, {}, true);
-    }
+    preload();
     // A long statement is what makes Clang and clang-format work hard; else it is the file.
     const bool blameStatement = longest.tokens >= kMaxStatementTokens / 8;
     return worker.run(internal::encodeRequest(request), request.fileName,
@@ -346,6 +354,11 @@ struct Normalizer::Impl {
 };
 
 Normalizer::Normalizer() : impl_(std::make_unique<Impl>()) {}
+
+void Normalizer::prepare() {
+  impl_->preload();
+  impl_->worker.prestart();
+}
 Normalizer::~Normalizer() = default;
 
 std::string Normalizer::normalize(std::string_view source, const std::string& fileName,

@@ -40,19 +40,25 @@ constexpr int kWorkerIdleMilliseconds = 2000;
 class BoundedWorker {
  public:
   using Serve = std::function<std::string(const std::string& request)>;
-  explicit BoundedWorker(Serve serve);
+  /// `warmUp` runs in a child that prestart() started, before it serves its first request (its
+  /// exceptions are ignored): Clang's first parse in a process pays for touching its code and
+  /// tables, and that is better paid while the caller does other work.
+  explicit BoundedWorker(Serve serve, std::function<void()> warmUp = {});
   ~BoundedWorker();
   BoundedWorker(const BoundedWorker&) = delete;
   BoundedWorker& operator=(const BoundedWorker&) = delete;
 
   std::string run(const std::string& request, const std::string& fileName, int line, int column);
+  /// Starts a child now, unless one is running, which warms up while the caller goes on; a child
+  /// that cannot be started is left to the next request to report.
+  void prestart();
 
   /// The current child's process id, or -1 when none is running (for tests).
   pid_t childForTests() const { return pid_; }
 
  private:
   struct Ending;  ///< how the child ended, set by the thread that waits for it
-  void start(const std::string& fileName);
+  void start(const std::string& fileName, bool warm = false);
   /// Sends the request and reads the answer frame; false when the child went away without one.
   bool exchange(const std::string& request, std::string& answer);
   /// Waits for the child, which has ended or is ending, and returns how it ended.
@@ -65,6 +71,7 @@ class BoundedWorker {
   void killChild();
 
   Serve serve_;
+  std::function<void()> warmUp_;
   std::mutex mutex_;
   pid_t pid_ = -1;
   pid_t owner_ = -1;  ///< the process that started the child

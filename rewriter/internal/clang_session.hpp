@@ -62,6 +62,9 @@ class ClangResources {
   clang::FileManager& filesFor(const std::string& fileName,
                                const std::vector<std::string>& includeDirs);
   clang::InMemoryModuleCache& moduleCache() { return *moduleCache_; }
+  /// Finds (or builds) the shim PCH and maps it into the module cache, where every compiler
+  /// instance of this process, and of the workers it forks later, finds it without reading it.
+  void preloadShimPch();
   /// Drops the file lookups and the loaded PCH (after the PCH was rebuilt).
   void forgetLoadedFiles();
 
