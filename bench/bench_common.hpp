@@ -1,6 +1,11 @@
 // Helpers the benchmarks share: elapsed time, percentiles, the paper's distinct kernels.
 #pragma once
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <set>
@@ -8,6 +13,8 @@
 #include <vector>
 
 #include "data/datasets.hpp"
+
+extern "C" char** environ;
 
 namespace deeptune::bench {
 
@@ -21,6 +28,39 @@ inline double msSince(Clock::time_point start) {
 inline double percentile(std::vector<double> values, double p) {
   std::sort(values.begin(), values.end());
   return values[static_cast<size_t>(p * static_cast<double>(values.size() - 1))];
+}
+
+/// Wall milliseconds of one run of `argv` (its program found on PATH when it has no '/'), its
+/// output to /dev/null, exec to exit; -1 if it cannot start or does not exit with status 0.
+inline double processRunMs(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  const auto start = Clock::now();
+  pid_t pid = 0;
+  const int failed = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  if (failed != 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+      WEXITSTATUS(status) != 0) {
+    return -1;
+  }
+  return msSince(start);
+}
+
+/// Median wall milliseconds of `runs` runs of `argv` (processRunMs); -1 if one fails.
+inline double processMs(const std::vector<std::string>& argv, int runs) {
+  std::vector<double> times;
+  for (int r = 0; r < runs; ++r) {
+    const double ms = processRunMs(argv);
+    if (ms < 0) return -1;
+    times.push_back(ms);
+  }
+  return percentile(times, 0.5);
 }
 
 /// The distinct sources of DATA_DIR/cgo17-amd.csv (247 for the paper's data), in sorted order.

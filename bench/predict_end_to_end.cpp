@@ -1,10 +1,6 @@
 // End-to-end prediction: the 247 paper kernels through api::Predictor in one process after
 // start-up (rewrite, tokenize, model), the start-up itself, `deeptune predict` as a process and
 // a launches file of 1,000 launches.
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -21,35 +17,9 @@
 using deeptune::bench::Clock;
 using deeptune::bench::msSince;
 using deeptune::bench::percentile;
-
-extern char** environ;
+using deeptune::bench::processMs;
 
 namespace {
-
-/// Median wall milliseconds of `runs` runs of `argv`, its output to /dev/null; -1 if it fails.
-double processMs(const std::vector<std::string>& argv, int runs) {
-  std::vector<double> times;
-  for (int r = 0; r < runs; ++r) {
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    const auto start = Clock::now();
-    pid_t pid = 0;
-    const int failed = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    int status = 0;
-    if (failed != 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0) {
-      return -1;
-    }
-    times.push_back(msSince(start));
-  }
-  return percentile(times, 0.5);
-}
 
 /// A launches file of `rows` launches over 200 distinct kernel files written into `folder` (the
 /// paper's distinct kernels, each its own file) for `deeptune predict --launches`; its path.
