@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <string_view>
 #include <set>
+#include <string_view>
 
 #include "data/checksum.hpp"
 #include "data/data_error.hpp"

@@ -2,7 +2,6 @@
 #include "rewriter/internal/bounded_work.hpp"
 
 #include <fcntl.h>
-#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -150,10 +149,6 @@ std::string answerOf(const BoundedWorker::Serve& serve, const std::string& reque
   itimerspec armed{};
   armed.it_value.tv_sec = kWorkCpuSeconds;
   const itimerspec disarmed{};
-  // Clang allocates and frees large tables per parse (the PCH's source locations): kept in the
-  // heap rather than mapped and unmapped each time, the next parse does not fault them in again.
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
   if (warmUp) {  // under the same bounds as a request
     timer_settime(cpuTimer, 0, &armed, nullptr);
     alarm(kWallSeconds);

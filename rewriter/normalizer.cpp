@@ -221,7 +221,6 @@ auto readAnswer(const std::string& answer, const std::string& fileName, Read rea
   }
 }
 
-
 /// What a worker started ahead of its first request normalizes first (Normalizer::prepare).
 constexpr const char* kWarmUpKernel = "__kernel void A(__global int* a) {\n  a[0] = 1;\n}\n";
 

@@ -49,7 +49,6 @@ class ErrorCollector : public clang::DiagnosticConsumer {
   std::set<std::string> undeclared_;
 };
 
-
 /// Clang state that parses of one thread share: file-system lookups (a stat cache: the PCH lists
 /// ~300 libclc headers) and the loaded PCH buffer. Not thread-safe; one per Normalizer.
 /// Included files are looked up once per input folder: edits to them during its life go unseen.
