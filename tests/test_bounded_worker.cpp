@@ -66,6 +66,23 @@ TEST_CASE("the bounded worker serves request after request in one child", "[rewr
   CHECK(worker.run("pid", "k.cl", 1, 1) == first);
 }
 
+TEST_CASE("a prestarted worker warms up before its first request; one started by it does not",
+          "[rewriter][worker]") {
+  static bool warmed = false;  // set in the child only: the caller's copy stays false
+  const auto serve = [](const std::string&) -> std::string { return warmed ? "warm" : "cold"; };
+  BoundedWorker early(serve, [] { warmed = true; });
+  early.prestart();
+  const pid_t child = early.childForTests();
+  REQUIRE(child > 0);
+  early.prestart();  // one is running: no second child
+  CHECK(early.childForTests() == child);
+  CHECK(early.run("", "k.cl", 1, 1) == "warm");
+  CHECK(early.childForTests() == child);
+  CHECK_FALSE(warmed);
+  BoundedWorker onDemand(serve, [] { warmed = true; });
+  CHECK(onDemand.run("", "k.cl", 1, 1) == "cold");
+}
+
 TEST_CASE("a worker that died is replaced on the next request", "[rewriter][worker]") {
   BoundedWorker worker(testServe());
   const std::string first = worker.run("pid", "k.cl", 1, 1);
