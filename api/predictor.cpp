@@ -1,8 +1,6 @@
 // Predictor: kernel source + launch sizes -> device, joining rewriter, tokenizer and model.
 #include "api/predictor.hpp"
 
-#include <sched.h>
-
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -33,19 +31,11 @@ struct EncodedKernel {
   std::vector<std::string> undeclared;
 };
 
-/// Whether this process may run on more than one CPU (its affinity mask).
-bool severalCpus() {
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  return sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 1;
-}
-
-/// The model at `path`, loaded after `normalizer` was told to get ready where the process has
-/// another CPU: its worker then warms up there while the model loads (on one CPU the two would
-/// only take turns, and the first call prepares instead).
+/// The model at `path`, loaded after `normalizer` was told to get ready: its worker warms up on
+/// another CPU while the model loads.
 model::InferenceModel loadBesideRewriter(rewriter::Normalizer& normalizer,
                                          const std::string& path) {
-  if (severalCpus()) normalizer.prepare();
+  normalizer.prepare();
   return model::InferenceModel::load(path);
 }
 

@@ -353,10 +353,16 @@ bool BoundedWorker::exchange(const std::string& request, std::string& answer) {
   return false;
 }
 
+void BoundedWorker::dropStaleChild() {
+  // In a process forked from the one that started the child, that child is not ours to use.
+  if (pid_ > 0 && owner_ != getpid()) forget();
+  // A worker that exited since its last answer (idle, or grown) is replaced.
+  if (pid_ > 0 && ended()) forget();
+}
+
 void BoundedWorker::prestart() {
   const std::lock_guard<std::mutex> lock(mutex_);
-  if (pid_ > 0 && owner_ != getpid()) forget();
-  if (pid_ > 0 && ended()) forget();
+  dropStaleChild();
   if (pid_ > 0) return;
   try {
     start("", true);
@@ -367,11 +373,8 @@ void BoundedWorker::prestart() {
 std::string BoundedWorker::run(const std::string& request, const std::string& fileName, int line,
                                int column) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  // In a process forked from the one that started the child, that child is not ours to use.
-  if (pid_ > 0 && owner_ != getpid()) forget();
   for (int attempt = 0;; ++attempt) {
-    // A worker that exited since its last answer (idle, or grown) is replaced.
-    if (pid_ > 0 && ended()) forget();
+    dropStaleChild();
     if (pid_ < 0) start(fileName);
     std::string answer;
     if (exchange(request, answer)) return resultOf(answer, fileName);

@@ -1,6 +1,8 @@
 // The normalizer pipeline of SPEC.md §1: input checks, then stages 2 to 7, and kernel extraction.
 #include "rewriter/normalizer.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -221,6 +223,13 @@ auto readAnswer(const std::string& answer, const std::string& fileName, Read rea
   }
 }
 
+/// Whether this process may run on more than one CPU (its affinity mask).
+bool severalCpus() {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  return sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 1;
+}
+
 /// What a worker started ahead of its first request normalizes first (Normalizer::prepare).
 constexpr const char* kWarmUpKernel = "__kernel void A(__global int* a) {\n  a[0] = 1;\n}\n";
 
@@ -322,19 +331,11 @@ std::string serve(const internal::Request& r, internal::ClangResources& resource
 
 struct Normalizer::Impl {
   internal::ClangResources resources;
-  bool preloaded = false;
   internal::BoundedWorker worker{
       [this](const std::string& request) {
         return serve(internal::decodeRequest(request), resources);
       },
       [this] { runPipeline(kWarmUpKernel, "deeptune-warm-up.cl", resources, {}, true); }};
-
-  void preload() {
-    if (!preloaded) {
-      preloaded = true;
-      resources.preloadShimPch();
-    }
-  }
 
   /// Runs `request` in the bounded worker (internal/bounded_work.hpp), after the input's cheap
   /// checks here, and returns its answer. The first call first finds (or builds) the shim's PCH
@@ -344,7 +345,7 @@ struct Normalizer::Impl {
     // Every input runs in the worker, the small ones too: Clang 15 itself crashes on some
     // malformed input (tests/test_rewrite_errors.cpp, "Clang's own crash"), and that must cost
     // the caller an error, not its process.
-    preload();
+    resources.preloadShimPch();  // once: it returns at once when the PCH is mapped
     // A long statement is what makes Clang and clang-format work hard; else it is the file.
     const bool blameStatement = longest.tokens >= kMaxStatementTokens / 8;
     return worker.run(internal::encodeRequest(request), request.fileName,
@@ -355,7 +356,8 @@ struct Normalizer::Impl {
 Normalizer::Normalizer() : impl_(std::make_unique<Impl>()) {}
 
 void Normalizer::prepare() {
-  impl_->preload();
+  if (!severalCpus()) return;  // nothing to overlap with: the first call does it all
+  impl_->resources.preloadShimPch();
   impl_->worker.prestart();
 }
 Normalizer::~Normalizer() = default;

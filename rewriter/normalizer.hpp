@@ -64,8 +64,9 @@ class Normalizer {
   Normalizer();
   ~Normalizer();
   /// Gets ready for the first call now: finds (or builds) the shim's PCH and starts the worker,
-  /// which warms up (a tiny kernel's parse) while the caller does other work, such as loading a
-  /// model. Optional: the first call does what is still missing.
+  /// which warms up (a tiny kernel's parse) on another CPU while the caller does other work, such
+  /// as loading a model. Does nothing where the process may use one CPU only (the two would just
+  /// take turns). Optional: the first call does what is still missing.
   void prepare();
   Normalizer(const Normalizer&) = delete;
   Normalizer& operator=(const Normalizer&) = delete;

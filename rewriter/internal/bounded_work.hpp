@@ -65,6 +65,8 @@ class BoundedWorker {
   int reap();
   /// Drops the (reaped, or another process's) child: its socket closed, none started.
   void forget();
+  /// Drops a child that is another process's (this one was forked) or that has ended.
+  void dropStaleChild();
   /// Whether the child has ended (and was reaped).
   bool ended() const;
   /// Kills the child unless it has already ended.

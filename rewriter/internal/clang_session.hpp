@@ -62,7 +62,8 @@ class ClangResources {
                                const std::vector<std::string>& includeDirs);
   clang::InMemoryModuleCache& moduleCache() { return *moduleCache_; }
   /// Finds (or builds) the shim PCH and maps it into the module cache, where every compiler
-  /// instance of this process, and of the workers it forks later, finds it without reading it.
+  /// instance of this process, and of the workers it forks later, finds it without reading it;
+  /// does nothing once it is there.
   void preloadShimPch();
   /// Drops the file lookups and the loaded PCH (after the PCH was rebuilt).
   void forgetLoadedFiles();
