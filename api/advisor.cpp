@@ -16,6 +16,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "api/api_error.hpp"
 #include "api/prediction_client.hpp"
 #include "api/predictor.hpp"
 #include "data/checksum.hpp"
@@ -133,8 +134,8 @@ struct Advisor::Impl {
         try {
           info = runtime::describeDevice(candidates[i]);
         } catch (const std::exception& e) {
-          throw std::invalid_argument("candidate device " + std::to_string(i) +
-                                      " is not a valid OpenCL device: " + e.what());
+          throw ApiError("candidate device " + std::to_string(i) +
+                         " is not a valid OpenCL device: " + e.what());
         }
         DeviceLimits device{info.name, info.type, static_cast<size_t>(info.maxWorkGroupSize),
                             info.maxWorkItemSizes};
@@ -323,11 +324,11 @@ void Advisor::finishDeferred() {
 
 Decision Advisor::advise(const LaunchQuery& query) {
   checkRange(query.range);
-  if (query.candidates.empty()) throw std::invalid_argument("advise: no candidate devices");
+  if (query.candidates.empty()) throw ApiError("advise: no candidate devices");
   // Legality first: refuse before asking the model when no candidate can run the range.
   const std::vector<DeviceLimits> limits = impl_->candidateLimits(query.candidates);
   std::string note;
-  if (pickCandidate(limits, query.range, "", note) < 0) throw std::invalid_argument(note);
+  if (pickCandidate(limits, query.range, "", note) < 0) throw ApiError(note);
 
   const uint64_t transfer = query.transferBytes != 0 || query.args.empty()
                                 ? query.transferBytes

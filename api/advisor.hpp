@@ -68,7 +68,7 @@ class Advisor {
   Advisor(const Advisor&) = delete;
   Advisor& operator=(const Advisor&) = delete;
 
-  /// The decision for `query`. Throws std::invalid_argument for a malformed range, an empty
+  /// The decision for `query`. Throws ApiError (api_error.hpp) for a malformed range, an empty
   /// candidate list or an invalid device, and when no candidate can run the range (naming each
   /// one's limit); runtime::RuntimeError for an invalid cl_mem among `args`. Never throws for
   /// what the model or the rewriter cannot do: that is a fallback.

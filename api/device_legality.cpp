@@ -1,8 +1,6 @@
 // Device legality: range checks, device limits against a range, and the candidate a type lands on.
 #include "api/device_legality.hpp"
 
-#include <stdexcept>
-
 namespace deeptune::api {
 
 size_t NDRange::workItems() const {
@@ -13,23 +11,21 @@ size_t NDRange::workItems() const {
 
 void checkRange(const NDRange& range) {
   if (range.global.empty() || range.global.size() > 3) {
-    throw std::invalid_argument("an ND-range has 1 to 3 dimensions, not " +
-                                std::to_string(range.global.size()));
+    throw ApiError("an ND-range has 1 to 3 dimensions, not " + std::to_string(range.global.size()));
   }
   if (!range.local.empty() && range.local.size() != range.global.size()) {
-    throw std::invalid_argument("the local size has " + std::to_string(range.local.size()) +
-                                " dimensions, the global size " +
-                                std::to_string(range.global.size()));
+    throw ApiError("the local size has " + std::to_string(range.local.size()) +
+                   " dimensions, the global size " + std::to_string(range.global.size()));
   }
   for (size_t d = 0; d < range.global.size(); ++d) {
     if (range.global[d] == 0) {
-      throw std::invalid_argument("global size of dimension " + std::to_string(d) + " is 0");
+      throw ApiError("global size of dimension " + std::to_string(d) + " is 0");
     }
     if (range.local.empty()) continue;
     if (range.local[d] == 0 || range.global[d] % range.local[d] != 0) {
-      throw std::invalid_argument(
-          "global size " + std::to_string(range.global[d]) + " of dimension " + std::to_string(d) +
-          " is not a multiple of the local size " + std::to_string(range.local[d]));
+      throw ApiError("global size " + std::to_string(range.global[d]) + " of dimension " +
+                     std::to_string(d) + " is not a multiple of the local size " +
+                     std::to_string(range.local[d]));
     }
   }
 }

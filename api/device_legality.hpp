@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "api/api_error.hpp"
+
 namespace deeptune::api {
 
 /// An ND-range of 1 to 3 dimensions. An empty `local` lets the OpenCL driver choose the
@@ -21,7 +23,7 @@ struct NDRange {
   size_t workItems() const;
 };
 
-/// Throws std::invalid_argument unless `range` has 1-3 global sizes, all positive, and `local`
+/// Throws ApiError unless `range` has 1-3 global sizes, all positive, and `local`
 /// is empty or has as many positive sizes, each dividing its global size (OpenCL 1.2 rule).
 void checkRange(const NDRange& range);
 

@@ -71,7 +71,7 @@ class Launcher {
   /// The decision for running `kernel` of `source` over `range` with `args`. `buildOptions`
   /// are the program's clBuildProgram options: their -D/-I reach the model's rewriter
   /// (relative -I folders from the current folder), all of them the device's build. Throws
-  /// std::invalid_argument for a malformed range or one no candidate can run.
+  /// ApiError (api_error.hpp) for a malformed range or one no candidate can run.
   Decision choose(const std::string& source, const std::string& kernel,
                   const std::vector<LaunchArg>& args, const NDRange& range,
                   const std::string& buildOptions = "");

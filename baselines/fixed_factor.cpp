@@ -3,12 +3,12 @@
 
 namespace deeptune::baselines {
 
-int bestFixedFactor(const std::vector<model::CoarseningKernel>& training) {
+int bestFixedFactor(const std::vector<data::CoarseningKernel>& training) {
   int best = 1;
   double bestMean = -1;
-  for (int factor : model::coarseningFactors()) {
+  for (int factor : data::coarseningFactors()) {
     double sum = 0;
-    for (const model::CoarseningKernel& kernel : training) sum += kernel.speedup(factor);
+    for (const data::CoarseningKernel& kernel : training) sum += kernel.speedup(factor);
     const double mean = training.empty() ? 0 : sum / static_cast<double>(training.size());
     if (mean > bestMean) {
       bestMean = mean;

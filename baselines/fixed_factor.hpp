@@ -4,11 +4,11 @@
 
 #include <vector>
 
-#include "model/coarsening_kernels.hpp"
+#include "data/coarsening_kernels.hpp"
 
 namespace deeptune::baselines {
 
 /// The one factor with the best mean speedup over `training` (ties: the smaller factor).
-int bestFixedFactor(const std::vector<model::CoarseningKernel>& training);
+int bestFixedFactor(const std::vector<data::CoarseningKernel>& training);
 
 }  // namespace deeptune::baselines

@@ -43,6 +43,9 @@ DataError::DataError(const std::string& file, int line, int column, const std::s
       line_(line),
       column_(column) {}
 
+DataError::DataError(const std::string& message)
+    : std::runtime_error(escapeControls(message)), line_(0), column_(0) {}
+
 std::string quoteValue(std::string_view value, size_t maxBytes) {
   std::string_view shown = value;
   bool cut = false;

@@ -13,6 +13,9 @@ namespace deeptune::data {
 class DataError : public std::runtime_error {
  public:
   DataError(const std::string& file, int line, int column, const std::string& message);
+  /// An error about data already read (no position): what() is `message`, escaped to one line;
+  /// file() is empty and line() and column() are 0.
+  explicit DataError(const std::string& message);
 
   const std::string& file() const { return file_; }
   int line() const { return line_; }

@@ -5,7 +5,6 @@
 
 #include <cctype>
 #include <sstream>
-#include <stdexcept>
 
 #include "data/data_error.hpp"
 
@@ -17,17 +16,17 @@ constexpr size_t kMaxOptions = 1024;
 constexpr size_t kMaxOptionBytes = 4096;
 
 void checkPlain(const std::string& value, const std::string& what) {
-  if (value.empty()) throw std::invalid_argument(what + ": empty value");
+  if (value.empty()) throw DataError(what + ": empty value");
   if (value.size() > kMaxOptionBytes) {
-    throw std::invalid_argument(what + " " + quoteValue(value) + ": longer than " +
-                                std::to_string(kMaxOptionBytes) + " bytes");
+    throw DataError(what + " " + quoteValue(value) + ": longer than " +
+                    std::to_string(kMaxOptionBytes) + " bytes");
   }
   for (const char c : value) {
     const auto u = static_cast<unsigned char>(c);
     if (std::isspace(u) || std::iscntrl(u) || c == '"' || c == '\'' || c == '\\') {
-      throw std::invalid_argument(what + " " + quoteValue(value) +
-                                  ": spaces, quotes, backslashes and control characters are not "
-                                  "supported (OpenCL splits build options at spaces)");
+      throw DataError(what + " " + quoteValue(value) +
+                      ": spaces, quotes, backslashes and control characters are not "
+                      "supported (OpenCL splits build options at spaces)");
     }
   }
 }
@@ -40,8 +39,8 @@ void checkDefine(const std::string& define) {
       name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
           std::string::npos;
   if (!identifier) {
-    throw std::invalid_argument("-D " + quoteValue(define) +
-                                ": expected NAME or NAME=VALUE with NAME an identifier");
+    throw DataError("-D " + quoteValue(define) +
+                    ": expected NAME or NAME=VALUE with NAME an identifier");
   }
 }
 
@@ -49,10 +48,9 @@ void checkIncludeDir(const std::string& dir) {
   checkPlain(dir, "-I");
   struct stat info {};
   if (::stat(dir.c_str(), &info) != 0) {
-    throw std::invalid_argument("-I " + quoteValue(dir) + ": no such folder");
+    throw DataError("-I " + quoteValue(dir) + ": no such folder");
   }
-  if (!S_ISDIR(info.st_mode))
-    throw std::invalid_argument("-I " + quoteValue(dir) + ": not a folder");
+  if (!S_ISDIR(info.st_mode)) throw DataError("-I " + quoteValue(dir) + ": not a folder");
 }
 
 }  // namespace
@@ -67,7 +65,7 @@ std::string SourceOptions::buildFlags() const {
 SourceOptions makeSourceOptions(const std::vector<std::string>& defines,
                                 const std::vector<std::string>& includeDirs) {
   if (defines.size() + includeDirs.size() > kMaxOptions) {
-    throw std::invalid_argument("more than " + std::to_string(kMaxOptions) + " -D/-I options");
+    throw DataError("more than " + std::to_string(kMaxOptions) + " -D/-I options");
   }
   for (const std::string& define : defines) checkDefine(define);
   for (const std::string& dir : includeDirs) checkIncludeDir(dir);
@@ -86,7 +84,7 @@ SourceOptions sourceOptionsFromBuildFlags(const std::string& flags) {
       if (word.rfind(prefix, 0) != 0) continue;
       std::string value = word.substr(2);
       if (value.empty() && !(words >> value)) {
-        throw std::invalid_argument(std::string(prefix) + " at the end of the build options");
+        throw DataError(std::string(prefix) + " at the end of the build options");
       }
       list->push_back(value);
     }

@@ -22,8 +22,8 @@ struct SourceOptions {
 
 /// Validates command-line or API values: a define is an identifier, optionally `=VALUE`; an
 /// include folder exists and is a folder. Neither may hold whitespace, quotes or control
-/// characters (OpenCL splits build options at spaces). Throws std::invalid_argument naming the
-/// value and why.
+/// characters (OpenCL splits build options at spaces). Throws DataError (no position: what() is
+/// the message alone) naming the value and why.
 SourceOptions makeSourceOptions(const std::vector<std::string>& defines,
                                 const std::vector<std::string>& includeDirs);
 

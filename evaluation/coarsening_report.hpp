@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "evaluation/coarsening_prediction.hpp"
-#include "model/coarsening_kernels.hpp"
+#include "data/coarsening_kernels.hpp"
 
 namespace deeptune::evaluation {
 

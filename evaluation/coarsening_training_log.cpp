@@ -49,10 +49,10 @@ void CoarseningTrainingLog::remove() {
 
 void checkCoarseningOracles(
     const std::string& path, const std::vector<std::string>& devices,
-    const std::vector<std::vector<model::CoarseningKernel>>& kernelsByDevice) {
+    const std::vector<std::vector<data::CoarseningKernel>>& kernelsByDevice) {
   const auto oracles = data::readCoarseningOraclesCsv(path);
   for (size_t d = 0; d < devices.size() && d < kernelsByDevice.size(); ++d) {
-    for (const model::CoarseningKernel& kernel : kernelsByDevice[d]) {
+    for (const data::CoarseningKernel& kernel : kernelsByDevice[d]) {
       for (const auto& oracle : oracles) {
         const auto best = oracle.bestCf.find(devices[d]);
         if (oracle.kernel == kernel.kernel && best != oracle.bestCf.end() &&

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "evaluation/coarsening_prediction.hpp"
-#include "model/coarsening_kernels.hpp"
+#include "data/coarsening_kernels.hpp"
 
 namespace deeptune::evaluation {
 
@@ -36,6 +36,6 @@ class CoarseningTrainingLog {
 /// mismatched pair of files): EvaluationError naming the kernel and both factors.
 void checkCoarseningOracles(
     const std::string& path, const std::vector<std::string>& devices,
-    const std::vector<std::vector<model::CoarseningKernel>>& kernelsByDevice);
+    const std::vector<std::vector<data::CoarseningKernel>>& kernelsByDevice);
 
 }  // namespace deeptune::evaluation

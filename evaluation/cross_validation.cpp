@@ -3,14 +3,12 @@
 #include "evaluation/cross_validation.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <map>
 #include <random>
 #include <set>
-#include <thread>
 #include <unordered_map>
 
+#include "data/parallel_for.hpp"
 #include "evaluation/evaluation_error.hpp"
 
 namespace deeptune::evaluation {
@@ -115,41 +113,18 @@ std::vector<std::string> crossValidate(size_t rowCount, const std::vector<int>& 
     return v;
   }();
   std::vector<std::string> result(rowCount);
-  std::vector<std::exception_ptr> failures(folds.size());
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-
-  // Each fold writes only its own test rows of `result`, so no lock is needed.
-  auto work = [&] {
-    for (size_t k = next++; k < folds.size() && !failed; k = next++) {
-      try {
-        const int fold = folds[k];
-        const std::vector<size_t>& testRows = testOfFold.at(fold);
-        std::vector<size_t> trainRows;
-        trainRows.reserve(rowCount - testRows.size());
-        for (size_t i = 0; i < rowCount; ++i) {
-          if (foldOfRow[i] != fold) trainRows.push_back(i);
-        }
-        storePredictions(fold, testRows, predictor(trainRows, testRows, fold), result);
-      } catch (...) {
-        failures[k] = std::current_exception();
-        failed = true;
-      }
+  // Each fold writes only its own test rows of `result`, so no lock is needed. Folds are handed
+  // out in increasing fold number, so a failure rethrown is the smallest failing fold's.
+  data::parallelFor(folds.size(), workers, [&](size_t k) {
+    const int fold = folds[k];
+    const std::vector<size_t>& testRows = testOfFold.at(fold);
+    std::vector<size_t> trainRows;
+    trainRows.reserve(rowCount - testRows.size());
+    for (size_t i = 0; i < rowCount; ++i) {
+      if (foldOfRow[i] != fold) trainRows.push_back(i);
     }
-  };
-
-  const size_t threadCount = std::min(folds.size(), static_cast<size_t>(workers));
-  if (threadCount <= 1) {
-    work();
-  } else {
-    std::vector<std::thread> threads;
-    threads.reserve(threadCount);
-    for (size_t t = 0; t < threadCount; ++t) threads.emplace_back(work);
-    for (std::thread& thread : threads) thread.join();
-  }
-  for (const std::exception_ptr& failure : failures) {
-    if (failure) std::rethrow_exception(failure);
-  }
+    storePredictions(fold, testRows, predictor(trainRows, testRows, fold), result);
+  });
   return result;
 }
 

@@ -369,4 +369,41 @@ void writeDevmapReport(const std::string& dir, const std::string& platform,
                              "Speedup per benchmark over the static mapping: " + platform));
 }
 
+std::string devmapScoreTable(const std::string& platform, const std::string& protocol,
+                             const std::vector<data::DevmapRow>& rows,
+                             const std::vector<int>& foldOfRow,
+                             const std::vector<MethodPredictions>& methods) {
+  std::string text = platform + ", " + protocol + ", " + std::to_string(rows.size()) + " rows\n";
+  char line[400];
+  std::snprintf(line, sizeof line, "%-20s %9s %9s %9s %9s\n", "method", "accuracy", "speedup",
+                "geomean", "%oracle");
+  text += line;
+  const auto scores = scoreMethods(rows, foldOfRow, methods);
+  for (const auto& method : scores) {
+    std::snprintf(line, sizeof line, "%-20s %8.1f%% %8.2fx %8.2fx %8.1f%%", method.method.c_str(),
+                  100 * method.overall.accuracy, method.overall.speedupMean,
+                  method.overall.speedupGeomean, method.overall.oraclePercent);
+    text += line;
+    if (method.overall.ties > 0) {
+      std::snprintf(line, sizeof line, "  (%.1f%% of the %zu rows that are not ties)",
+                    100 * method.overall.accuracyUntied,
+                    method.overall.rows - method.overall.ties);
+      text += line;
+    }
+    text += "\n";
+  }
+  for (const auto& group : repeatedScores(methods, scores)) {
+    if (group.runs.size() < 2) continue;
+    std::snprintf(line, sizeof line,
+                  "%s, mean of %zu runs: accuracy %.1f%% (sd %.1f, %.1f-%.1f), speedup %.2fx (sd "
+                  "%.2f), %%oracle %.1f%% (sd %.1f)\n",
+                  group.group.c_str(), group.runs.size(), 100 * group.accuracy.mean,
+                  100 * group.accuracy.sd, 100 * group.accuracy.min, 100 * group.accuracy.max,
+                  group.speedupMean.mean, group.speedupMean.sd, group.oraclePercent.mean,
+                  group.oraclePercent.sd);
+    text += line;
+  }
+  return text;
+}
+
 }  // namespace deeptune::evaluation

@@ -53,4 +53,12 @@ std::string speedupPerBenchmarkSvg(const std::vector<BenchmarkSpeedup>& speedups
                                    const std::vector<std::string>& methodNames,
                                    const std::string& title);
 
+/// The scores a person reads after an evaluation: a line naming the platform, the protocol and
+/// the rows, one line per method (accuracy, mean and geomean speedup, % of oracle; the accuracy
+/// without ties where there are ties), and the mean and spread of each group of repeated runs.
+std::string devmapScoreTable(const std::string& platform, const std::string& protocol,
+                             const std::vector<data::DevmapRow>& rows,
+                             const std::vector<int>& foldOfRow,
+                             const std::vector<MethodPredictions>& methods);
+
 }  // namespace deeptune::evaluation

@@ -4,84 +4,16 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
-#include <memory>
 #include <set>
 
 #include "baselines/grewe_tree.hpp"
 #include "baselines/reference_methods.hpp"
 #include "baselines/static_mapping.hpp"
 #include "data/text_split.hpp"
-#include "evaluation/boosted_trees.hpp"
 #include "evaluation/cross_validation.hpp"
 #include "evaluation/evaluation_error.hpp"
-#include "tokenizer/vocabulary.hpp"
 
 namespace deeptune::evaluation {
-namespace {
-
-/// Each test row's device by XGBoost (BoostedTreeOptions' defaults) fitted on the training rows'
-/// features and oracle labels.
-std::vector<std::string> boostedDevices(const std::vector<data::DevmapRow>& rows,
-                                        const std::vector<size_t>& train,
-                                        const std::vector<std::vector<float>>& trainFeatures,
-                                        const std::vector<std::vector<float>>& testFeatures) {
-  std::vector<int> labels;
-  for (size_t i : train) labels.push_back(rows.at(i).oracle == "GPU" ? 1 : 0);
-  std::vector<std::string> devices;
-  for (double gpu : boostedTreeProbabilities(trainFeatures, labels, testFeatures)) {
-    devices.push_back(gpu > 0.5 ? "GPU" : "CPU");
-  }
-  return devices;
-}
-
-/// The hand features' boosted trees: boostedDevices on baselines::handFeatures.
-data::DevmapPredictor handBoostedPredictor(const std::vector<data::DevmapRow>& rows) {
-  auto data = std::make_shared<const std::vector<data::DevmapRow>>(rows);
-  return [data](const std::vector<size_t>& train, const std::vector<size_t>& test, int) {
-    const auto features = [&data](const std::vector<size_t>& indices) {
-      std::vector<std::vector<float>> x;
-      for (size_t i : indices) {
-        const auto hand = baselines::handFeatures(data->at(i));
-        x.emplace_back(hand.begin(), hand.end());
-      }
-      return x;
-    };
-    return boostedDevices(*data, train, features(train), features(test));
-  };
-}
-
-/// Token counts with boosted trees: boostedDevices on each source's count of every token of the
-/// fold's training vocabulary (tokens unknown to it skipped, as the tokenizer's prediction mode
-/// does) and log2 transfer, wgsize (model::stateHeadFeatures). No hand-made feature: what a bag
-/// of tokens learns from the source alone.
-data::DevmapPredictor tokenBoostedPredictor(const std::vector<data::DevmapRow>& rows) {
-  auto data = std::make_shared<const std::vector<data::DevmapRow>>(rows);
-  return [data](const std::vector<size_t>& train, const std::vector<size_t>& test, int) {
-    std::vector<std::string_view> sources;
-    for (size_t i : train) sources.push_back(data->at(i).src);
-    const tokenizer::Vocabulary vocabulary =
-        tokenizer::Vocabulary::deriveFromTexts(sources, "the fold's training sources");
-    std::map<std::string, std::vector<float>> countsOfSource;
-    const auto features = [&](const std::vector<size_t>& indices) {
-      std::vector<std::vector<float>> x;
-      for (size_t i : indices) {
-        const data::DevmapRow& row = data->at(i);
-        auto found = countsOfSource.find(row.src);
-        if (found == countsOfSource.end()) {
-          const auto ids = vocabulary.encode(row.src, tokenizer::UnknownPolicy::kSkip).ids;
-          found = countsOfSource.emplace(row.src, model::tokenCounts(ids, vocabulary.size())).first;
-        }
-        x.push_back(model::stateHeadFeatures(found->second,
-                                             {row.transfer, static_cast<double>(row.wgsize)}));
-      }
-      return x;
-    };
-    return boostedDevices(*data, train, features(train), features(test));
-  };
-}
-
-}  // namespace
 
 const std::vector<std::string>& devmapMethods() {
   static const std::vector<std::string> methods = {
@@ -131,28 +63,44 @@ DevmapProtocol devmapProtocol(const std::string& name, const std::vector<data::D
   } else {
     throw EvaluationError("unknown protocol '" + name + "' (folds, suite, kernel)");
   }
+  protocol.name = name;
+  protocol.vocabularyPerFold = name != "folds";
   if (protocol.foldOfRow.empty()) throw EvaluationError("no rows to evaluate");
   protocol.folds = *std::max_element(protocol.foldOfRow.begin(), protocol.foldOfRow.end()) + 1;
   return protocol;
 }
 
+std::string DevmapProtocol::whatMethodsSaw() const {
+  return "what each method saw: the training folds' rows only (labels, counts, sizes, sources); " +
+         std::string(vocabularyPerFold
+                         ? "DeepTune's vocabulary derived from each fold's training sources"
+                         : "DeepTune's vocabulary derived from every source of the data (the "
+                           "paper's; tokens only, no labels)");
+}
+
+MethodPredictions crossValidateMethod(const std::string& method,
+                                      const std::vector<data::DevmapRow>& rows,
+                                      const DevmapProtocol& protocol,
+                                      const DevmapPredictor& predictor) {
+  return MethodPredictions{method,
+                           crossValidate(rows.size(), protocol.foldOfRow,
+                                         withTrainingSubset(predictor, rows, protocol.subset))};
+}
+
+DevmapPredictor baselinePredictor(const std::string& method,
+                                  const std::vector<data::DevmapRow>& rows) {
+  if (method == "static") return baselines::staticMappingPredictor(rows);
+  if (method == "grewe") return baselines::greweTreePredictor(rows);
+  if (method == "hand-tree") return baselines::handFeatureTreePredictor(rows);
+  if (method == "memory") return baselines::memoryPredictor(rows);
+  throw EvaluationError("'" + method +
+                        "' is not a device-mapping baseline (static, grewe, hand-tree, memory)");
+}
+
 MethodPredictions devmapBaseline(const std::string& method,
                                  const std::vector<data::DevmapRow>& rows,
                                  const DevmapProtocol& protocol) {
-  const auto run = [&](const DevmapPredictor& predictor) {
-    return MethodPredictions{method,
-                             crossValidate(rows.size(), protocol.foldOfRow,
-                                           withTrainingSubset(predictor, rows, protocol.subset))};
-  };
-  if (method == "static") return run(baselines::staticMappingPredictor(rows));
-  if (method == "grewe") return run(baselines::greweTreePredictor(rows));
-  if (method == "hand-tree") return run(baselines::handFeatureTreePredictor(rows));
-  if (method == "hand-boosted") return run(handBoostedPredictor(rows));
-  if (method == "token-boosted") return run(tokenBoostedPredictor(rows));
-  if (method == "memory") return run(baselines::memoryPredictor(rows));
-  throw EvaluationError("'" + method +
-                        "' is not a device-mapping baseline (static, grewe, hand-tree, memory, "
-                        "hand-boosted, token-boosted)");
+  return crossValidateMethod(method, rows, protocol, baselinePredictor(method, rows));
 }
 
 void prepareReportFolder(const std::string& folder) {

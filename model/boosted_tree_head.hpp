@@ -1,5 +1,5 @@
 // A model file's boosted-tree head: trees over the pooled LSTM state and the launch inputs,
-// evaluated without XGBoost (which only fits them, in evaluation/boosted_trees).
+// evaluated without XGBoost (which only fits them, in model/boosted_trees).
 #pragma once
 
 #include <cstddef>

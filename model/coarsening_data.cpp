@@ -14,16 +14,16 @@ ModelInfo coarseningModelInfo(const tokenizer::Vocabulary& vocabulary, int maxLe
   ModelInfo info;
   info.task = "coarsening";
   info.vocabulary = vocabulary.tokens();
-  for (int factor : coarseningFactors()) info.labels.push_back(std::to_string(factor));
+  for (int factor : data::coarseningFactors()) info.labels.push_back(std::to_string(factor));
   info.maxLength = maxLength;
   return info;
 }
 
-std::vector<Example> coarseningExamples(const std::vector<CoarseningKernel>& kernels,
+std::vector<Example> coarseningExamples(const std::vector<data::CoarseningKernel>& kernels,
                                         const tokenizer::Vocabulary& vocabulary, int maxLength) {
-  const std::vector<int>& factors = coarseningFactors();
+  const std::vector<int>& factors = data::coarseningFactors();
   std::vector<Example> examples;
-  for (const CoarseningKernel& kernel : kernels) {
+  for (const data::CoarseningKernel& kernel : kernels) {
     const auto label = std::find(factors.begin(), factors.end(), kernel.bestFactor);
     if (label == factors.end()) {
       throw ModelError("kernel '" + kernel.kernel + "': best factor " +
@@ -38,16 +38,16 @@ std::vector<Example> coarseningExamples(const std::vector<CoarseningKernel>& ker
   return examples;
 }
 
-tokenizer::Vocabulary coarseningVocabulary(const std::vector<CoarseningKernel>& kernels,
+tokenizer::Vocabulary coarseningVocabulary(const std::vector<data::CoarseningKernel>& kernels,
                                            const std::string& name) {
   std::vector<std::string_view> sources;
-  for (const CoarseningKernel& kernel : kernels) sources.push_back(kernel.src);
+  for (const data::CoarseningKernel& kernel : kernels) sources.push_back(kernel.src);
   return tokenizer::Vocabulary::deriveFromTexts(sources, name);
 }
 
-std::string coarseningFingerprint(const std::vector<CoarseningKernel>& kernels) {
+std::string coarseningFingerprint(const std::vector<data::CoarseningKernel>& kernels) {
   std::string material;
-  for (const CoarseningKernel& kernel : kernels) {
+  for (const data::CoarseningKernel& kernel : kernels) {
     material += kernel.kernel + '\0' + kernel.src + '\0';
     for (const auto& [factor, runtime] : kernel.runtimeNs) {
       material += std::to_string(factor) + ':' + std::to_string(runtime) + ';';

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "data/datasets.hpp"
-#include "model/coarsening_kernels.hpp"
+#include "data/coarsening_kernels.hpp"
 #include "model/deeptune_model.hpp"
 #include "tokenizer/vocabulary.hpp"
 
@@ -17,14 +17,14 @@ ModelInfo coarseningModelInfo(const tokenizer::Vocabulary& vocabulary, int maxLe
 
 /// One example per kernel: its source's tokens, label = index of its best factor, gains = each
 /// factor's speedup (for the regret loss).
-std::vector<Example> coarseningExamples(const std::vector<CoarseningKernel>& kernels,
+std::vector<Example> coarseningExamples(const std::vector<data::CoarseningKernel>& kernels,
                                         const tokenizer::Vocabulary& vocabulary, int maxLength);
 
 /// The vocabulary derived from the kernels' sources joined with "\n".
-tokenizer::Vocabulary coarseningVocabulary(const std::vector<CoarseningKernel>& kernels,
+tokenizer::Vocabulary coarseningVocabulary(const std::vector<data::CoarseningKernel>& kernels,
                                            const std::string& name);
 
 /// A stable hash of the kernels (names, sources, runtimes) for provenance.
-std::string coarseningFingerprint(const std::vector<CoarseningKernel>& kernels);
+std::string coarseningFingerprint(const std::vector<data::CoarseningKernel>& kernels);
 
 }  // namespace deeptune::model

@@ -3,16 +3,15 @@
 
 #include <algorithm>
 #include <cstring>
-#include <exception>
 #include <numeric>
-#include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "data/parallel_for.hpp"
 #include "model/compute_environment.hpp"
 #include "model/internal/matrix_products.hpp"
 #include "model/internal/vector_math.hpp"
+#include "model/model_error.hpp"
 
 namespace deeptune::model::internal {
 namespace {
@@ -71,25 +70,14 @@ struct RankShare {
   }
 };
 
-/// Runs `loop(share)` for each of `parts` shares, one thread each (the caller's the first).
+/// Runs `loop(share)` for each of `parts` shares, on `parts` threads (the caller's among them;
+/// data::parallelFor). A share's work does not depend on the thread that runs it.
 template <typename Loop>
 void onThreads(int64_t parts, const Loop& loop) {
   if (parts <= 1) return loop(RankShare{});
-  std::vector<std::thread> helpers;
-  std::vector<std::exception_ptr> failures(static_cast<size_t>(parts));
-  const auto run = [&](int64_t part) {
-    try {
-      loop(RankShare{part, parts});
-    } catch (...) {
-      failures[static_cast<size_t>(part)] = std::current_exception();
-    }
-  };
-  for (int64_t part = 1; part < parts; ++part) helpers.emplace_back(run, part);
-  run(0);
-  for (std::thread& helper : helpers) helper.join();
-  for (const std::exception_ptr& failure : failures) {
-    if (failure) std::rethrow_exception(failure);
-  }
+  data::parallelFor(static_cast<size_t>(parts), static_cast<int>(parts), [&](size_t part) {
+    loop(RankShare{static_cast<int64_t>(part), parts});
+  });
 }
 
 /// One step of the cell for `rows` rows, `stride` rows apart in every array: `gates` [.][4
@@ -272,9 +260,8 @@ Tensor rowTokens(const StepLayout& layout, const Tensor& tokens, int64_t tableRo
     for (int64_t r = 0; r < layout.active[static_cast<size_t>(t)]; ++r) {
       const int64_t id = raw[layout.order[static_cast<size_t>(r)] * width + t];
       if (id < 0 || id >= tableRows) {
-        throw std::invalid_argument("fastLstmEncode: token " + std::to_string(id) +
-                                    " outside the embedding's " + std::to_string(tableRows) +
-                                    " rows");
+        throw ModelError("fastLstmEncode: token " + std::to_string(id) +
+                         " outside the embedding's " + std::to_string(tableRows) + " rows");
       }
       ids.push_back(id);
     }
@@ -536,13 +523,12 @@ Tensor fastLstmEncode(const Tensor& embedding, const LstmLayerWeights& layer1,
   if (!fastLstmSupports(hidden) || layer2.recurrent.size(1) != hidden ||
       layer2.input.size(1) != hidden || tokens.dim() != 2 || tokens.size(1) < 1 ||
       lengths.numel() != tokens.size(0)) {
-    throw std::invalid_argument("fastLstmEncode: unsupported shapes (hidden " +
-                                std::to_string(hidden) + ")");
+    throw ModelError("fastLstmEncode: unsupported shapes (hidden " + std::to_string(hidden) + ")");
   }
   for (const Tensor& t :
        {embedding, layer1.input, layer1.recurrent, layer2.input, layer2.recurrent}) {
     if (t.scalar_type() != torch::kFloat32) {
-      throw std::invalid_argument("fastLstmEncode: float32 weights only");
+      throw ModelError("fastLstmEncode: float32 weights only");
     }
   }
   return FastLstmFunction::apply(embedding, layer1.input, layer1.recurrent, layer1.inputBias,

@@ -16,10 +16,10 @@ class SingleSequenceNet;
 
 /// A trained model read for prediction: the single-sequence path of DeepTuneModel::predictOne
 /// (model/README.md), without LibTorch, training or the batch path. Reads model files of format
-/// version 3 to 5 (5: several networks whose probabilities are averaged, each through its
-/// boosted-tree head where it has one); a version-2 file (weights as a LibTorch archive) is
-/// refused with how to convert it. Immutable after load: predict() may run on several threads at
-/// once.
+/// version 3 to 6 (5 and 6: several networks whose probabilities are averaged, each through its
+/// boosted-tree head where it has one; 6: the measured devices its labels stand for); a
+/// version-2 file (weights as a LibTorch archive) is refused with how to convert it. Immutable
+/// after load: predict() may run on several threads at once.
 class InferenceModel {
  public:
   /// Reads and checks `path`; throws ModelError starting with `path`.

@@ -44,8 +44,8 @@ std::vector<std::string> expectedAuxInputs(const std::string& task) {
   return {"?"};
 }
 
-/// The first line: magic, format version and the checksum of everything after the line. Version
-/// 4 names XXH3-64 (what `xxhsum -H3` prints); 2 and 3 wrote a non-standard checksum under the
+/// The first line: magic, format version and the checksum of everything after the line. Versions
+/// 4 to 6 name XXH3-64 (what `xxhsum -H3` prints); 2 and 3 wrote a non-standard checksum under the
 /// name fnv1a64 (data::legacy64), checked as they wrote it.
 std::string magicLine(int version, std::string_view rest) {
   const std::string checksum = version >= 4 ? " xxh3-64=" + data::hex64(data::xxh3_64(rest))
@@ -275,8 +275,8 @@ ModelInfo infoOf(const nlohmann::json& header, const std::string& path) {
   return info;
 }
 
-/// Versions 3 to 5's weights: exactly the network's tensors, in the layout's order, as the header
-/// says, once per network (version 5 may hold several, and a head for each).
+/// Versions 3 to 6's weights: exactly the network's tensors, in the layout's order, as the header
+/// says, once per network (versions 5 and 6 may hold several, and a head for each).
 std::vector<ModelMember> membersOf(const nlohmann::json& header, std::string_view weightBytes,
                                    const ModelInfo& info, const std::string& path) {
   const NetworkSizes sizes = networkSizesOf(info);
@@ -357,7 +357,7 @@ ModelFile readModelFile(const std::string& path) {
                      "with this deeptune, which reads version " +
                      std::to_string(kModelFormatVersion));
   }
-  int version = 0;  // "DEEPTUNE-MODEL <version> <checksum name>=<hex>", version 2 to 4
+  int version = 0;  // "DEEPTUNE-MODEL <version> <checksum name>=<hex>", 2 to kModelFormatVersion
   const size_t versionStart = std::strlen(kMagic) + 1;
   if (magic.size() > versionStart + 1 && magic[versionStart - 1] == ' ' &&
       magic[versionStart] >= '2' && magic[versionStart] <= '0' + kModelFormatVersion &&

@@ -3,12 +3,12 @@
 
 #include "model/internal/matrix_products.hpp"
 #include "model/internal/vector_math.hpp"
+#include "model/model_error.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <stdexcept>
 #include <string>
 
 namespace deeptune::model::internal {
@@ -123,7 +123,7 @@ SingleSequenceNet::SingleSequenceNet(const std::vector<NamedTensor>& tensors, co
   denseSize_ = tensor("dense.weight").shape.at(0);
   outputs_ = tensor("output.weight").shape.at(0);
   if (hidden_ % kLanes != 0) {
-    throw std::invalid_argument(
+    throw ModelError(
         "single-sequence inference needs an LSTM size that is a multiple "
         "of 8, not " +
         std::to_string(hidden_));
@@ -185,8 +185,8 @@ std::vector<float> SingleSequenceNet::pooledState(const std::vector<int>& tokens
 std::vector<float> SingleSequenceNet::predict(const std::vector<int>& tokens,
                                               const std::vector<float>& aux) const {
   if (static_cast<int64_t>(aux.size()) != auxInputs_) {
-    throw std::invalid_argument("single-sequence inference: " + std::to_string(aux.size()) +
-                                " auxiliary inputs, the network has " + std::to_string(auxInputs_));
+    throw ModelError("single-sequence inference: " + std::to_string(aux.size()) +
+                     " auxiliary inputs, the network has " + std::to_string(auxInputs_));
   }
   const std::vector<float> h2 = pooledState(tokens);
 

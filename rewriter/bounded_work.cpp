@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -122,6 +123,11 @@ std::string answerOf(const BoundedWorker::Serve& serve, const std::string& reque
     answer = "O";
     putField(answer, result);
   } catch (const RewriteError& error) {
+    if (!error.aboutInput()) {  // the parent reports it at the request's file, as "X" below
+      answer = "X";
+      putField(answer, error.message());
+      return answer;
+    }
     answer = "E";
     putField(answer, error.file());
     putField(answer, std::to_string(error.line()));
@@ -205,23 +211,21 @@ std::string limitMessage(int status) {
 /// The result of an answer frame, or the RewriteError it carries.
 std::string resultOf(const std::string& answer, const std::string& fileName) {
   std::size_t offset = 1;
+  std::optional<RewriteError> carried;
   try {
     if (!answer.empty() && answer[0] == 'O') return takeField(answer, offset);
     if (!answer.empty() && answer[0] == 'E') {
       std::string file = takeField(answer, offset);
       const int errorLine = std::stoi(takeField(answer, offset));
       const int errorColumn = std::stoi(takeField(answer, offset));
-      throw RewriteError(std::move(file), errorLine, errorColumn, takeField(answer, offset));
+      carried.emplace(std::move(file), errorLine, errorColumn, takeField(answer, offset));
+    } else if (!answer.empty() && answer[0] == 'X') {
+      carried.emplace(fileName, 1, 1, takeField(answer, offset));
     }
-    if (!answer.empty() && answer[0] == 'X') {
-      throw RewriteError(fileName, 1, 1, takeField(answer, offset));
-    }
-  } catch (const std::invalid_argument&) {
-  } catch (const std::out_of_range&) {
-  } catch (const RewriteError&) {
-    throw;
-  } catch (const std::runtime_error&) {
+  } catch (const std::logic_error&) {  // std::stoi: not a number, or out of range
+  } catch (const RewriteError&) {      // a truncated field
   }
+  if (carried) throw std::move(*carried);
   throw RewriteError(fileName, 1, 1, "the normalizer gave an answer it cannot read");
 }
 
@@ -235,10 +239,10 @@ void putField(std::string& out, const std::string& field) {
 
 std::string takeField(const std::string& in, std::size_t& offset) {
   uint64_t size = 0;
-  if (in.size() - offset < sizeof size) throw std::runtime_error("truncated answer");
+  if (in.size() - offset < sizeof size) throw RewriteError("truncated answer");
   std::memcpy(&size, in.data() + offset, sizeof size);
   offset += sizeof size;
-  if (in.size() - offset < size) throw std::runtime_error("truncated answer");
+  if (in.size() - offset < size) throw RewriteError("truncated answer");
   std::string field = in.substr(offset, static_cast<std::size_t>(size));
   offset += static_cast<std::size_t>(size);
   return field;

@@ -26,6 +26,7 @@
 #include "data/code_location.hpp"
 #include "data/data_error.hpp"
 #include "data/file_io.hpp"
+#include "rewriter/rewrite_error.hpp"
 
 namespace deeptune::rewriter {
 extern const char* const kOpenClShimText;  // rewriter/shim/opencl_shim.h, embedded at build time
@@ -102,8 +103,8 @@ fs::path processCacheDirectory() {
   if (dir.empty()) {
     std::string pattern = (fs::temp_directory_path() / "deeptune-pch-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) {
-      throw std::runtime_error("cannot create a private folder for the shim PCH in " +
-                               fs::temp_directory_path().string());
+      throw RewriteError("cannot create a private folder for the shim PCH in " +
+                         fs::temp_directory_path().string());
     }
     dir = pattern;
     std::atexit([] {
@@ -155,18 +156,23 @@ std::string pchKey() {
 }
 
 /// Writes a cache file atomically (data::writeFileAtomically: a new file renamed over `path`).
-/// Refuses (std::runtime_error) when `path` exists and is not a regular file: a link, a FIFO or a
+/// Refuses (RewriteError) when `path` exists and is not a regular file: a link, a FIFO or a
 /// device planted there is neither followed nor replaced.
 void writeCacheFile(const fs::path& path, std::string_view content) {
   struct stat info {};
   if (::lstat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
-    throw std::runtime_error(path.string() + " is not a regular file; not replacing it");
+    throw RewriteError(path.string() + " is not a regular file; not replacing it");
   }
-  data::writeFileAtomically(path.string(), content);
+  try {
+    data::writeFileAtomically(path.string(), content);
+  } catch (const data::OutputError& error) {
+    throw RewriteError(error.what());
+  }
 }
 
 /// Builds the shim PCH in `dir` (unless an intact one is there, or `rebuild`) and returns its
-/// path. Throws std::runtime_error naming the file that could not be written.
+/// path. Throws RewriteError (not about an input) naming the file that could not be built or
+/// written.
 std::string buildShimPchIn(const fs::path& dir, bool rebuild) {
   const std::string stem = shimPchFileStem();
   const fs::path header = dir / (stem + ".h");
@@ -175,7 +181,7 @@ std::string buildShimPchIn(const fs::path& dir, bool rebuild) {
   if (!rebuild && cachedPchIsIntact(header, pch, sum)) return pch.string();
   struct stat info {};
   if (::lstat(pch.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
-    throw std::runtime_error(pch.string() + " is not a regular file; not replacing it");
+    throw RewriteError(pch.string() + " is not a regular file; not replacing it");
   }
   // The header must stay on disk beside the PCH: Clang validates the PCH against it.
   writeCacheFile(header, kOpenClShimText);
@@ -189,12 +195,11 @@ std::string buildShimPchIn(const fs::path& dir, bool rebuild) {
   std::error_code ec;
   if (!instance->ExecuteAction(action) || errors.firstError()) {
     fs::remove(temporary, ec);
-    throw std::runtime_error("cannot build the OpenCL shim PCH " + pch.string() +
-                             (errors.firstError() ? ": " + errors.firstError()->message : ""));
+    throw RewriteError("cannot build the OpenCL shim PCH " + pch.string() +
+                       (errors.firstError() ? ": " + errors.firstError()->message : ""));
   }
   fs::rename(temporary, pch, ec);
-  if (ec)
-    throw std::runtime_error("cannot store the shim PCH " + pch.string() + ": " + ec.message());
+  if (ec) throw RewriteError("cannot store the shim PCH " + pch.string() + ": " + ec.message());
   writeCacheFile(sum, fileChecksum(pch));
   return pch.string();
 }

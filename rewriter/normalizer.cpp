@@ -324,7 +324,7 @@ std::string serve(const internal::Request& r, internal::ClangResources& resource
     case internal::RequestKind::Rename:
       return internal::runRenamePass(r.source, r.fileName, resources).text;
   }
-  throw std::runtime_error("unknown normalizer request");
+  throw RewriteError("unknown normalizer request");
 }
 
 }  // namespace
@@ -393,7 +393,7 @@ std::string Normalizer::extractKernel(std::string_view source, const std::string
     std::string text = internal::takeField(in, offset);
     const std::vector<KernelName> chosen = takeNames(in, offset);
     RewriteNotes found = takeNotes(in, offset);
-    if (chosen.size() != 1) throw std::runtime_error("no kernel");
+    if (chosen.size() != 1) throw RewriteError("no kernel");
     if (chosenName != nullptr) *chosenName = chosen.front();
     if (notes != nullptr) *notes = std::move(found);
     return text;

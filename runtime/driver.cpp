@@ -243,6 +243,87 @@ std::vector<KernelArg> Driver::kernelArgs(const std::string& kernel) {
   return impl_->readArgs(ocl::Kernel(*impl_->program, kernel));
 }
 
+namespace {
+
+/// Sets every argument of `kernel` as `plan` says: each global/constant buffer in a buffer with
+/// guard zones (options.guardBytes) and its two random inputs, local sizes, scalar values.
+std::vector<BoundBuffer> bindPayload(ocl::Kernel& kernel, const PayloadPlan& plan,
+                                     const ocl::Context& context, const DriveOptions& options) {
+  std::vector<BoundBuffer> buffers;
+  for (size_t i = 0; i < plan.args.size(); ++i) {
+    const ArgPayload& arg = plan.args[i];
+    const auto index = static_cast<cl_uint>(i);
+    if (arg.kind == ArgPayload::Kind::kBuffer) {
+      const cl_mem_flags flags = arg.readBack ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY;
+      const size_t guard = options.guardBytes;
+      ocl::Buffer whole(context, flags, guard + arg.bytes + guard);
+      ocl::Buffer payload(whole, flags, guard, arg.bytes);
+      BoundBuffer bound{
+          i,
+          arg.element,
+          arg.readBack,
+          guard,
+          std::move(whole),
+          std::move(payload),
+          randomBuffer(arg.element, arg.count, options.gsize, options.seed, 2 * i),
+          randomBuffer(arg.element, arg.count, options.gsize, options.seed, 2 * i + 1)};
+      const cl_mem mem = bound.payload.get();
+      kernel.setArg(index, sizeof mem, &mem);
+      buffers.push_back(std::move(bound));
+    } else if (arg.kind == ArgPayload::Kind::kLocal) {
+      kernel.setArg(index, arg.bytes, nullptr);
+    } else {
+      kernel.setArg(index, arg.scalarValue.size(), arg.scalarValue.data());
+    }
+  }
+  return buffers;
+}
+
+/// The output checks of a kernel's runs: `first` and `second` are the read-back buffers of the
+/// two inputs, `nondeterministic` what differed between runs on the first ("" if nothing).
+/// Sets m.failedChecks, m.status and m.message, and keeps `first` (moved) as m.outputs.
+void checkOutputs(Measurement& m, const std::vector<BoundBuffer>& buffers,
+                  std::vector<Bytes>& first, const std::vector<Bytes>& second,
+                  const std::string& nondeterministic) {
+  bool changed = false;    // some output element differs from its input
+  bool sensitive = false;  // some written element differs between the two inputs
+  for (size_t j = 0; j < buffers.size(); ++j) {
+    const BoundBuffer& b = buffers[j];
+    if (!b.readBack) continue;
+    const size_t size = b.element.bytes();
+    for (size_t offset = 0; offset < first[j].size(); offset += size) {
+      const bool writtenA = !sameElement(first[j], b.inputA, offset, size);
+      const bool writtenB = !sameElement(second[j], b.inputB, offset, size);
+      changed = changed || writtenA;
+      if ((writtenA || writtenB) && !sameElement(first[j], second[j], offset, size)) {
+        sensitive = true;
+        break;
+      }
+    }
+    OutputBuffer output;
+    output.element = b.element;
+    output.bytes = std::move(first[j]);
+    m.outputs.push_back(std::move(output));
+  }
+  std::vector<std::string> notes;
+  if (!changed && !sensitive) {
+    m.failedChecks.push_back(Status::kNoOutput);
+    notes.push_back("NO_OUTPUT: no output buffer changed");
+  }
+  if (!nondeterministic.empty()) {
+    m.failedChecks.push_back(Status::kNondeterministic);
+    notes.push_back("NONDETERMINISTIC: " + nondeterministic);
+  }
+  if (!sensitive && changed) {
+    m.failedChecks.push_back(Status::kInputInsensitive);
+    notes.push_back("INPUT_INSENSITIVE: a second input gave the same written output");
+  }
+  m.status = worstStatus(m.failedChecks);
+  for (const std::string& note : notes) m.message += (m.message.empty() ? "" : "; ") + note;
+}
+
+}  // namespace
+
 Measurement Driver::measure(const std::string& name, const DriveOptions& options) {
   Measurement m;
   try {
@@ -264,33 +345,7 @@ Measurement Driver::measure(const std::string& name, const DriveOptions& options
     const size_t launchGlobal = m.globalSize / options.coarsening;
     const size_t launchLocal = m.wgsize / options.coarsening;
 
-    std::vector<BoundBuffer> buffers;
-    for (size_t i = 0; i < plan.args.size(); ++i) {
-      const ArgPayload& arg = plan.args[i];
-      const auto index = static_cast<cl_uint>(i);
-      if (arg.kind == ArgPayload::Kind::kBuffer) {
-        const cl_mem_flags flags = arg.readBack ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY;
-        const size_t guard = options.guardBytes;
-        ocl::Buffer whole(impl_->session.context(), flags, guard + arg.bytes + guard);
-        ocl::Buffer payload(whole, flags, guard, arg.bytes);
-        BoundBuffer bound{
-            i,
-            arg.element,
-            arg.readBack,
-            guard,
-            std::move(whole),
-            std::move(payload),
-            randomBuffer(arg.element, arg.count, options.gsize, options.seed, 2 * i),
-            randomBuffer(arg.element, arg.count, options.gsize, options.seed, 2 * i + 1)};
-        const cl_mem mem = bound.payload.get();
-        kernel.setArg(index, sizeof mem, &mem);
-        buffers.push_back(std::move(bound));
-      } else if (arg.kind == ArgPayload::Kind::kLocal) {
-        kernel.setArg(index, arg.bytes, nullptr);
-      } else {
-        kernel.setArg(index, arg.scalarValue.size(), arg.scalarValue.data());
-      }
-    }
+    std::vector<BoundBuffer> buffers = bindPayload(kernel, plan, impl_->session.context(), options);
 
     const ocl::Queue& queue = impl_->session.queue();
     auto run = [&](bool secondInput, std::vector<Bytes>& outputs) {
@@ -331,41 +386,7 @@ Measurement Driver::measure(const std::string& name, const DriveOptions& options
     }
     run(true, second);
 
-    bool changed = false;    // some output element differs from its input
-    bool sensitive = false;  // some written element differs between the two inputs
-    for (size_t j = 0; j < buffers.size(); ++j) {
-      const BoundBuffer& b = buffers[j];
-      if (!b.readBack) continue;
-      const size_t size = b.element.bytes();
-      for (size_t offset = 0; offset < first[j].size(); offset += size) {
-        const bool writtenA = !sameElement(first[j], b.inputA, offset, size);
-        const bool writtenB = !sameElement(second[j], b.inputB, offset, size);
-        changed = changed || writtenA;
-        if ((writtenA || writtenB) && !sameElement(first[j], second[j], offset, size)) {
-          sensitive = true;
-          break;
-        }
-      }
-      OutputBuffer output;
-      output.element = b.element;
-      output.bytes = std::move(first[j]);
-      m.outputs.push_back(std::move(output));
-    }
-    std::vector<std::string> notes;
-    if (!changed && !sensitive) {
-      m.failedChecks.push_back(Status::kNoOutput);
-      notes.push_back("NO_OUTPUT: no output buffer changed");
-    }
-    if (!nondeterministic.empty()) {
-      m.failedChecks.push_back(Status::kNondeterministic);
-      notes.push_back("NONDETERMINISTIC: " + nondeterministic);
-    }
-    if (!sensitive && changed) {
-      m.failedChecks.push_back(Status::kInputInsensitive);
-      notes.push_back("INPUT_INSENSITIVE: a second input gave the same written output");
-    }
-    m.status = worstStatus(m.failedChecks);
-    for (const std::string& note : notes) m.message += (m.message.empty() ? "" : "; ") + note;
+    checkOutputs(m, buffers, first, second, nondeterministic);
   } catch (const RuntimeError& e) {
     m.status = Status::kRunError;
     m.message = e.what();

@@ -228,6 +228,97 @@ std::vector<std::string> scanKernelNames(const std::string& source) {
   return names;
 }
 
+namespace {
+
+/// The factor check of a coarsened request (FACTOR_DISAGREES): each measurement that passed its
+/// checks is compared with the un-coarsened kernel's on the same device and input. The
+/// un-coarsened program is built per device lazily (only devices where the coarsened one built
+/// need it).
+class FactorCheck {
+ public:
+  FactorCheck(const MeasureRequest& request, size_t deviceCount)
+      : request_(request), references_(deviceCount), failure_(deviceCount) {}
+
+  void operator()(size_t d, const std::string& kernel, const DriveOptions& coarsened,
+                  Measurement& m) {
+    if (request_.referenceSource.empty() || !m.hasTimings() || !m.failedChecks.empty()) return;
+    if (!references_[d] && failure_[d].empty()) {
+      try {
+        auto driver = std::make_unique<Driver>(static_cast<int>(d));
+        const BuildResult build = driver->build(request_.referenceSource, request_.buildFlags);
+        if (build.ok) {
+          references_[d] = std::move(driver);
+        } else {
+          failure_[d] = "the un-coarsened source does not build: " + capped(build.log);
+        }
+      } catch (const RuntimeError& e) {
+        failure_[d] = e.what();
+      }
+    }
+    std::string problem = failure_[d];
+    if (problem.empty()) {
+      DriveOptions original = coarsened;
+      original.coarsening = 1;
+      original.runs = 1;
+      const Measurement reference = references_[d]->measure(kernel, original);
+      std::string where;
+      if (!reference.hasTimings() || !reference.failedChecks.empty()) {
+        problem = "the un-coarsened kernel gave " + statusName(reference.status) + ": " +
+                  reference.message;
+      } else if (!outputsAgree(reference.outputs, m.outputs, &where)) {
+        problem = "outputs differ from factor 1: " + where;
+      }
+    }
+    if (problem.empty()) return;
+    m.failedChecks.push_back(Status::kFactorDisagrees);
+    m.status = worstStatus(m.failedChecks);
+    m.message = "FACTOR_DISAGREES: " + problem;
+  }
+
+ private:
+  const MeasureRequest& request_;
+  std::vector<std::unique_ptr<Driver>> references_;
+  std::vector<std::string> failure_;  ///< why a device's un-coarsened program is missing
+};
+
+/// argv of a worker for the request file `path`.
+std::vector<std::string> workerArgv(const IsolationOptions& options, const std::string& path) {
+  std::vector<std::string> argv = options.workerCommand;
+  argv.push_back(path);
+  return argv;
+}
+
+/// What the items a worker left undone become: RUN_ERROR with the worker's error record, else
+/// TIMEOUT or CRASH with how it ended and the last line of its stderr.
+std::pair<Status, std::string> workerFailure(const ChildExit& exit, bool reachedItems,
+                                             const std::string& workerError, double timeout) {
+  if (!workerError.empty()) return {Status::kRunError, workerError};
+  const std::string detail = lastLine(exit.stderrTail);
+  const Status status = exit.kind == ChildExit::Kind::kTimedOut ? Status::kTimeout : Status::kCrash;
+  return {status, std::string(reachedItems ? "" : "while building: ") + "worker " +
+                      exit.describe(timeout) + (detail.empty() ? "" : ": " + detail)};
+}
+
+/// The devices of a `group` record's list ("0,2").
+std::vector<size_t> deviceList(const std::string& field) {
+  std::vector<size_t> devices;
+  for (const std::string& device : data::splitText(field, ',')) {
+    devices.push_back(toNumber(device, "device"));
+  }
+  return devices;
+}
+
+/// The kernels to mark when no worker named them: the requested ones, else those scanned from
+/// the source, else "?".
+std::vector<std::string> fallbackKernelNames(const MeasureRequest& request) {
+  std::vector<std::string> names = request.kernels;
+  if (names.empty()) names = scanKernelNames(request.source);
+  if (names.empty()) names = {"?"};
+  return names;
+}
+
+}  // namespace
+
 void serveRequest(const MeasureRequest& request,
                   const std::function<void(const std::string& record)>& emit) {
   std::vector<DeviceInfo> devices;
@@ -263,45 +354,7 @@ void serveRequest(const MeasureRequest& request,
       emit(encodeRecord({"build", std::to_string(d), "error"}));
     }
   }
-  // The un-coarsened program, per device, for the factor check (built lazily: only devices
-  // where the coarsened one built need it).
-  std::vector<std::unique_ptr<Driver>> references(deviceCount);
-  std::vector<std::string> referenceFailure(deviceCount);
-  auto checkFactor = [&](size_t d, const std::string& kernel, const DriveOptions& coarsened,
-                         Measurement& m) {
-    if (request.referenceSource.empty() || !m.hasTimings() || !m.failedChecks.empty()) return;
-    if (!references[d] && referenceFailure[d].empty()) {
-      try {
-        auto driver = std::make_unique<Driver>(static_cast<int>(d));
-        const BuildResult build = driver->build(request.referenceSource, request.buildFlags);
-        if (build.ok) {
-          references[d] = std::move(driver);
-        } else {
-          referenceFailure[d] = "the un-coarsened source does not build: " + capped(build.log);
-        }
-      } catch (const RuntimeError& e) {
-        referenceFailure[d] = e.what();
-      }
-    }
-    std::string problem = referenceFailure[d];
-    if (problem.empty()) {
-      DriveOptions original = coarsened;
-      original.coarsening = 1;
-      original.runs = 1;
-      const Measurement reference = references[d]->measure(kernel, original);
-      std::string where;
-      if (!reference.hasTimings() || !reference.failedChecks.empty()) {
-        problem = "the un-coarsened kernel gave " + statusName(reference.status) + ": " +
-                  reference.message;
-      } else if (!outputsAgree(reference.outputs, m.outputs, &where)) {
-        problem = "outputs differ from factor 1: " + where;
-      }
-    }
-    if (problem.empty()) return;
-    m.failedChecks.push_back(Status::kFactorDisagrees);
-    m.status = worstStatus(m.failedChecks);
-    m.message = "FACTOR_DISAGREES: " + problem;
-  };
+  FactorCheck checkFactor(request, deviceCount);
 
   std::vector<std::string> kernels = request.kernels;
   if (kernels.empty()) kernels = anyBuilt ? builtKernels : scanKernelNames(request.source);
@@ -354,8 +407,7 @@ std::vector<DeviceInfo> listDevicesIsolated(const IsolationOptions& options) {
   MeasureRequest request;
   request.listDevices = true;
   RequestFile file(encodeRequest(request));
-  std::vector<std::string> argv = options.workerCommand;
-  argv.push_back(file.path);
+  const std::vector<std::string> argv = workerArgv(options, file.path);
   std::vector<DeviceInfo> devices;
   std::string error;
   bool done = false;
@@ -425,8 +477,7 @@ void measureIsolated(const MeasureRequest& request, size_t deviceCount,
     part.startItem = nextItem;
     part.listDevices = false;
     RequestFile file(encodeRequest(part));
-    std::vector<std::string> argv = options.workerCommand;
-    argv.push_back(file.path);
+    const std::vector<std::string> argv = workerArgv(options, file.path);
     bool done = false;
     bool reachedItems = false;  // this worker built the source and named the kernels
     std::string workerError;
@@ -443,11 +494,7 @@ void measureIsolated(const MeasureRequest& request, size_t deviceCount,
         nextItem = item + 1;
       } else if (kind == "group" && f.size() == 5 && kernelsKnown) {
         const size_t group = toNumber(f[1], "kernel") * gsizes + toNumber(f[2], "gsize");
-        std::vector<size_t> disagreeing;
-        for (const std::string& device : data::splitText(f[3], ',')) {
-          disagreeing.push_back(toNumber(device, "device"));
-        }
-        flush(disagreeing, f[4], group);
+        flush(deviceList(f[3]), f[4], group);
       } else if (kind == "error" && f.size() > 1) {
         workerError = f[1];
       } else if (kind == "done") {
@@ -459,20 +506,10 @@ void measureIsolated(const MeasureRequest& request, size_t deviceCount,
       if (nextItem >= total()) break;
     }
     // The worker hung, died, or could not open OpenCL: mark what it was doing and go on.
-    const std::string detail = lastLine(exit.stderrTail);
-    Status status = exit.kind == ChildExit::Kind::kTimedOut ? Status::kTimeout : Status::kCrash;
-    std::string message = std::string(reachedItems ? "" : "while building: ") + "worker " +
-                          exit.describe(options.timeoutSeconds) +
-                          (detail.empty() ? "" : ": " + detail);
-    if (!workerError.empty()) {
-      status = Status::kRunError;
-      message = workerError;
-    }
+    const auto [status, message] =
+        workerFailure(exit, reachedItems, workerError, options.timeoutSeconds);
     if (!kernelsKnown) {
-      std::vector<std::string> names = request.kernels;
-      if (names.empty()) names = scanKernelNames(request.source);
-      if (names.empty()) names = {"?"};
-      setKernels(std::move(names));
+      setKernels(fallbackKernelNames(request));
       earlyDeaths = kMaxEarlyDeaths;  // nothing was learnt: do not retry
     }
     if (!reachedItems) ++earlyDeaths;

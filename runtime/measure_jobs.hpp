@@ -17,6 +17,7 @@ struct MeasureJob {
   std::string file;                  ///< .cl input: benchmark = file:kernel, src = source
   std::vector<std::string> names;    ///< CSV input: benchmark names (src left empty)
   bool singleKernel = true;  ///< CSV input: the source has at most one kernel (scanned once)
+  std::string buildFlags;    ///< the host's -D/-I for clBuildProgram (MeasureRequest::buildFlags)
 
   /// The kernels its rows will name: `kernels`, or every kernel scanned from the source.
   std::vector<std::string> kernelNames() const;

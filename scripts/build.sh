@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Configures (once) and builds the project into build/ with two jobs; the CLI lands in build/bin.
+# The settings are CMakePresets.json's `release` preset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f build/CMakeCache.txt ]; then
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+  cmake --preset release
 fi
-cmake --build build -j2
+cmake --build --preset release

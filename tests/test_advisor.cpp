@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "api/advisor.hpp"
+#include "api/api_error.hpp"
 #include "runtime/devices.hpp"
 
 using Catch::Matchers::Contains;
@@ -122,6 +123,7 @@ TEST_CASE("malformed ranges are refused", "[advisor]") {
   CHECK_THROWS_WITH(deeptune::api::checkRange({{64}, {48}}), Contains("not a multiple"));
   CHECK_THROWS_WITH(deeptune::api::checkRange({{64, 64}, {8}}), Contains("local size has 1"));
   CHECK_THROWS_WITH(deeptune::api::checkRange({{0}}), Contains("is 0"));
+  CHECK_THROWS_AS(deeptune::api::checkRange({{0}}), deeptune::api::ApiError);
   CHECK_NOTHROW(deeptune::api::checkRange({{64, 8, 2}, {8, 8, 1}}));
 }
 
@@ -141,6 +143,7 @@ TEST_CASE("the advisor checks legality on the real device before asking the mode
   CHECK(calls == 1);
   query.candidates.clear();
   CHECK_THROWS_WITH(advisor.advise(query), Contains("no candidate devices"));
+  CHECK_THROWS_AS(advisor.advise(query), deeptune::api::ApiError);
 }
 
 TEST_CASE("a failing model falls back by the documented rule, flagged", "[advisor]") {

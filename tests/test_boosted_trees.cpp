@@ -1,4 +1,4 @@
-// XGBoost's boosted trees behind evaluation/boosted_trees.hpp: they learn, repeat, refuse bad
+// XGBoost's boosted trees behind model/boosted_trees.hpp: they learn, repeat, refuse bad
 // shapes, and predict the same as a model file's head (model/boosted_tree_head.hpp).
 #include <catch2/catch.hpp>
 
@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "evaluation/boosted_trees.hpp"
-#include "evaluation/evaluation_error.hpp"
+#include "model/boosted_trees.hpp"
+#include "model/model_error.hpp"
 
-namespace ev = deeptune::evaluation;
+namespace ev = deeptune::model;
 
 TEST_CASE("boosted trees learn an interaction a single split cannot, and repeat exactly",
           "[baselines][boosted]") {
@@ -46,13 +46,13 @@ TEST_CASE("boosted trees learn an interaction a single split cannot, and repeat 
 
 TEST_CASE("boosted trees refuse rows and labels that do not match", "[baselines][boosted]") {
   const std::vector<std::vector<float>> train = {{0, 1}, {1, 0}};
-  CHECK_THROWS_AS(ev::boostedTreeProbabilities(train, {1}, {{0, 0}}), ev::EvaluationError);
-  CHECK_THROWS_AS(ev::boostedTreeProbabilities({}, {}, {{0, 0}}), ev::EvaluationError);
-  CHECK_THROWS_AS(ev::boostedTreeProbabilities(train, {0, 1}, {{0, 0, 0}}), ev::EvaluationError);
-  CHECK_THROWS_AS(ev::boostedTreeProbabilities({{0, 1}, {1}}, {0, 1}, {}), ev::EvaluationError);
+  CHECK_THROWS_AS(ev::boostedTreeProbabilities(train, {1}, {{0, 0}}), ev::ModelError);
+  CHECK_THROWS_AS(ev::boostedTreeProbabilities({}, {}, {{0, 0}}), ev::ModelError);
+  CHECK_THROWS_AS(ev::boostedTreeProbabilities(train, {0, 1}, {{0, 0, 0}}), ev::ModelError);
+  CHECK_THROWS_AS(ev::boostedTreeProbabilities({{0, 1}, {1}}, {0, 1}, {}), ev::ModelError);
   ev::BoostedTreeOptions none;
   none.rounds = 0;
-  CHECK_THROWS_AS(ev::boostedTreeProbabilities(train, {0, 1}, {}, none), ev::EvaluationError);
+  CHECK_THROWS_AS(ev::boostedTreeProbabilities(train, {0, 1}, {}, none), ev::ModelError);
 }
 
 TEST_CASE("boosted trees exported as a model's head predict what XGBoost predicts",

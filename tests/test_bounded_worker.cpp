@@ -25,8 +25,8 @@ using deeptune::rewriter::internal::BoundedWorker;
 
 namespace {
 
-/// A worker whose requests name what to do: "pid", "crash", "signal", "grow", "fail", or
-/// "echo:TEXT" (answered with TEXT).
+/// A worker whose requests name what to do: "pid", "crash", "signal", "grow", "fail", "setup"
+/// (an error not about the input), or "echo:TEXT" (answered with TEXT).
 BoundedWorker::Serve testServe() {
   return [](const std::string& request) -> std::string {
     if (request.rfind("echo:", 0) == 0) return request.substr(5);
@@ -37,6 +37,7 @@ BoundedWorker::Serve testServe() {
       std::memset(block, 1, 64u << 20);
     }
     if (request == "fail") throw RewriteError("k.cl", 3, 4, "no such kernel");
+    if (request == "setup") throw RewriteError("cannot build the PCH");
     return std::to_string(getpid());
   };
 }
@@ -64,6 +65,8 @@ TEST_CASE("the bounded worker serves request after request in one child", "[rewr
   // An error the work throws comes back as it was, and the worker stays.
   CHECK(errorOf(worker, "fail") == "k.cl:3:4: no such kernel");
   CHECK(worker.run("pid", "k.cl", 1, 1) == first);
+  // One without a position is the request's file's, at 1:1.
+  CHECK(errorOf(worker, "setup") == "k.cl:1:1: cannot build the PCH");
 }
 
 TEST_CASE("a prestarted worker warms up before its first request; one started by it does not",

@@ -322,13 +322,13 @@ TEST_CASE("coarsening examples: one per kernel, labelled by its fastest measured
           "[model][coarsening]") {
   const auto rows = deeptune::data::readCoarseningRuntimesCsv(deeptune::test::paperDataDir() +
                                                               "/pact-2014-runtimes.csv");
-  CHECK(deeptune::model::coarseningDevices(rows) ==
+  CHECK(deeptune::data::coarseningDevices(rows) ==
         std::vector<std::string>{"Cypress", "Fermi", "Kepler", "Tahiti"});
   const auto oracles = deeptune::data::readCoarseningOraclesCsv(deeptune::test::paperDataDir() +
                                                                 "/pact-2014-oracles.csv");
   for (const std::string device : {"Cypress", "Fermi", "Kepler", "Tahiti"}) {
     INFO(device);
-    const auto kernels = deeptune::model::coarseningKernels(rows, device);
+    const auto kernels = deeptune::data::coarseningKernels(rows, device);
     CHECK(kernels.size() == 17);
     for (const auto& oracle : oracles) {  // the best factor is the oracle file's
       const auto kernel = std::find_if(kernels.begin(), kernels.end(),
@@ -340,7 +340,7 @@ TEST_CASE("coarsening examples: one per kernel, labelled by its fastest measured
     CHECK(examples.size() == 17);
     CHECK(examples.front().aux.empty());
   }
-  CHECK_THROWS_WITH(deeptune::model::coarseningKernels(rows, "Vega"), Catch::Contains("'Vega'"));
+  CHECK_THROWS_WITH(deeptune::data::coarseningKernels(rows, "Vega"), Catch::Contains("'Vega'"));
 }
 
 TEST_CASE("cli train --task coarsening, from scratch and transferred", "[model][coarsening][cli]") {
@@ -396,7 +396,7 @@ TEST_CASE("cli evaluate --task coarsening: leave-one-kernel-out, same numbers fo
   CHECK(deeptune::test::lineCount(predictions) == 1 + 17 * 5);
   const auto table = deeptune::data::readCsv(one + "/predictions.csv");
   const auto rows = deeptune::data::readCoarseningRuntimesCsv(data + "/pact-2014-runtimes.csv");
-  const auto kernels = deeptune::model::coarseningKernels(rows, "Tahiti");
+  const auto kernels = deeptune::data::coarseningKernels(rows, "Tahiti");
   for (const auto& row : table.rows) {  // device,method,run,kernel,factor,best,speedup,oracle
     const auto kernel = std::find_if(kernels.begin(), kernels.end(),
                                      [&](const auto& k) { return k.kernel == row[3]; });
@@ -417,14 +417,14 @@ TEST_CASE("cli evaluate --task coarsening: leave-one-kernel-out, same numbers fo
 
 TEST_CASE("coarsening speedups clip an unmeasured factor to the largest measured one below it",
           "[model][coarsening]") {
-  deeptune::model::CoarseningKernel kernel;
+  deeptune::data::CoarseningKernel kernel;
   kernel.kernel = "k";
   kernel.runtimeNs = {{1, 100.0}, {2, 50.0}, {4, 40.0}};
   CHECK(kernel.speedup(1) == 1.0);
   CHECK(kernel.speedup(2) == 2.0);
   CHECK(kernel.speedup(32) == 2.5);  // beyond the measured ones: factor 4
   // The fixed baseline takes the factor with the best mean speedup over the training kernels.
-  deeptune::model::CoarseningKernel slow = kernel;
+  deeptune::data::CoarseningKernel slow = kernel;
   slow.runtimeNs = {{1, 100.0}, {2, 200.0}, {4, 400.0}, {8, 25.0}};
   CHECK(deeptune::baselines::bestFixedFactor({kernel}) == 4);
   CHECK(deeptune::baselines::bestFixedFactor({kernel, slow}) == 8);  // (2.5 + 4) / 2, the best mean

@@ -16,7 +16,7 @@
 #include "tests/test_paths.hpp"
 
 using namespace deeptune::evaluation;
-using namespace deeptune::model;
+using namespace deeptune::data;
 using Catch::Matchers::Contains;
 
 namespace {

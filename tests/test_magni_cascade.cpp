@@ -4,14 +4,14 @@
 #include <cmath>
 #include <vector>
 
-#include "baselines/magni_cascade.hpp"
+#include "training/magni_cascade.hpp"
 
 namespace {
 
 // A kernel measured at factors 1..8 whose first PCA feature says whether its best factor lies
 // further up (+1 below the best, -1 from it on); the other features are noise-like filler.
-deeptune::model::CoarseningKernel syntheticKernel(int index, int best) {
-  deeptune::model::CoarseningKernel kernel;
+deeptune::data::CoarseningKernel syntheticKernel(int index, int best) {
+  deeptune::data::CoarseningKernel kernel;
   kernel.kernel = "k" + std::to_string(index);
   kernel.bestFactor = best;
   for (int factor : {1, 2, 4, 8}) {
@@ -27,21 +27,21 @@ deeptune::model::CoarseningKernel syntheticKernel(int index, int best) {
 }  // namespace
 
 TEST_CASE("Magni cascade learns the feature that says coarsen further", "[model][coarsening]") {
-  std::vector<deeptune::model::CoarseningKernel> training;
+  std::vector<deeptune::data::CoarseningKernel> training;
   const int bests[] = {1, 2, 4, 8};
   for (int i = 0; i < 16; ++i) training.push_back(syntheticKernel(i, bests[i % 4]));
   for (int best : bests) {
     const auto heldOut = syntheticKernel(100 + best, best);
-    CHECK(deeptune::baselines::MagniCascade(training, 4, 7).predict(heldOut) == best);
-    CHECK(deeptune::baselines::predictWithMagni(training, heldOut, 7) == best);
+    CHECK(deeptune::training::MagniCascade(training, 4, 7).predict(heldOut) == best);
+    CHECK(deeptune::training::predictWithMagni(training, heldOut, 7) == best);
   }
 }
 
 TEST_CASE("Magni cascade is deterministic for a seed", "[model][coarsening]") {
-  std::vector<deeptune::model::CoarseningKernel> training;
+  std::vector<deeptune::data::CoarseningKernel> training;
   for (int i = 0; i < 8; ++i) training.push_back(syntheticKernel(i, i % 2 ? 2 : 4));
   auto noisy = syntheticKernel(50, 2);
   for (auto& [factor, pca] : noisy.pca) pca[0] = 0.1;  // undecided on the telling feature
-  const int first = deeptune::baselines::predictWithMagni(training, noisy, 11);
-  CHECK(deeptune::baselines::predictWithMagni(training, noisy, 11) == first);
+  const int first = deeptune::training::predictWithMagni(training, noisy, 11);
+  CHECK(deeptune::training::predictWithMagni(training, noisy, 11) == first);
 }

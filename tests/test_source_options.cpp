@@ -1,8 +1,7 @@
 // SourceOptions: the host's -D/-I, validated, read from and written as OpenCL build flags.
 #include <catch2/catch.hpp>
 
-#include <stdexcept>
-
+#include "data/data_error.hpp"
 #include "data/source_options.hpp"
 #include "tests/scratch_dir.hpp"
 
@@ -34,6 +33,7 @@ TEST_CASE("source options: defines and folders are validated", "[data][source-op
   for (const Bad& b : bad) {
     INFO(b.message);
     CHECK_THROWS_WITH(makeSourceOptions(b.defines, b.dirs), Catch::Contains(b.message));
+    CHECK_THROWS_AS(makeSourceOptions(b.defines, b.dirs), deeptune::data::DataError);
   }
 }
 
@@ -48,5 +48,8 @@ TEST_CASE("source options: -D and -I are read from an OpenCL build string",
   CHECK(sourceOptionsFromBuildFlags(read.buildFlags()) == read);  // round trip
   CHECK(sourceOptionsFromBuildFlags("").empty());
   CHECK_THROWS_WITH(sourceOptionsFromBuildFlags("-DN=8 -D"), Catch::Contains("-D at the end"));
+  CHECK_THROWS_AS(sourceOptionsFromBuildFlags("-DN=8 -D"), deeptune::data::DataError);
+  // No position: the message alone, as the CLI and the launches reader show it.
+  CHECK_THROWS_WITH(sourceOptionsFromBuildFlags("-I"), "-I at the end of the build options");
   CHECK_THROWS_WITH(sourceOptionsFromBuildFlags("-D9=1"), Catch::Contains("expected NAME"));
 }

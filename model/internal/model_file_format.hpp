@@ -15,14 +15,14 @@ namespace deeptune::model::internal {
 /// The newest format this program writes: 6 for a model whose labels name measured devices
 /// (ModelInfo::deviceNames), 5 for a file of several networks or with boosted-tree heads, else 4
 /// (which older versions of deeptune also read). It reads 6, 5, 4 and 3 everywhere
-/// (the same weights; 4's and 5's checksum is XXH3-64, 3's data::legacy64) and 2 (weights as a
+/// (the same weights; the checksum of 4 to 6 is XXH3-64, 3's data::legacy64) and 2 (weights as a
 /// LibTorch archive) only where LibTorch is linked (DeepTuneModel::load).
 constexpr int kModelFormatVersion = 6;
 constexpr int kEnsembleFormatVersion = 5;
 constexpr int kSingleNetworkFormatVersion = 4;
 
 /// One network of a model file (networkTensorLayout(info)'s tensors, with values) and, in
-/// format 5, its optional boosted-tree head.
+/// formats 5 and 6, its optional boosted-tree head.
 struct ModelMember {
   std::vector<NamedTensor> tensors;
   std::optional<BoostedTreeHead> head;
@@ -33,21 +33,22 @@ struct ModelFile {
   ModelInfo info;
   int formatVersion = 0;
   std::string torchArchive;          ///< version 2: the weights as a LibTorch archive
-  std::vector<ModelMember> members;  ///< versions 3 to 5: one or more (info.networks)
+  std::vector<ModelMember> members;  ///< versions 3 to 6: one or more (info.networks)
 };
 
 /// Reads and checks `path` (at most data::kMaxModelFileBytes): checksum, header, metadata, and for
-/// versions 3 and 4 that the weights are exactly the network's tensors, all finite. Throws
-/// ModelError starting with `path`.
+/// versions 3 to 6 that the weights are exactly the networks' tensors, all finite, and each head
+/// fits its network. Throws ModelError starting with `path`.
 ModelFile readModelFile(const std::string& path);
 
 /// Throws ModelError starting with `path` when a weight of `tensors` is NaN or infinite (a model
 /// that predicts NaN probabilities, whatever its checksum).
 void requireFiniteWeights(const std::vector<NamedTensor>& tensors, const std::string& path);
 
-/// Writes `info` and `members` (1 to 64) atomically (nothing half-written): version 4 for one
-/// network without a head, else version 5. Throws ModelError (also for a non-finite weight or a
-/// head that checkBoostedTreeHead refuses or that does not read the network's state and inputs).
+/// Writes `info` and `members` (1 to 64) atomically (nothing half-written): version 6 for a model
+/// that names measured devices (ModelInfo::deviceNames), else 4 for one network without a head,
+/// else 5. Throws ModelError (also for a non-finite weight or a head that checkBoostedTreeHead
+/// refuses or that does not read the network's state and inputs).
 void writeModelFile(const std::string& path, const ModelInfo& info,
                     const std::vector<ModelMember>& members);
 

@@ -83,7 +83,8 @@ class BoundedWorker {
 
 /// Length-prefixed fields for requests and answers.
 void putField(std::string& out, const std::string& field);
-/// Reads the next field at `offset` (advanced past it); throws std::runtime_error when truncated.
+/// Reads the next field at `offset` (advanced past it); throws RewriteError (not about an input)
+/// when truncated.
 std::string takeField(const std::string& in, std::size_t& offset);
 
 }  // namespace deeptune::rewriter::internal

@@ -1,4 +1,5 @@
-// Internal: the rewriter's precompiled OpenCL shim header: where it is, building it (no Clang types).
+// Internal: the rewriter's precompiled OpenCL shim header: where it is, building it (no Clang
+// types).
 #pragma once
 
 #include <string>
@@ -9,12 +10,13 @@ namespace deeptune::rewriter::internal {
 /// else one built on first use (thread-safe) in the cache folder: $DEEPTUNE_CACHE_DIR, else
 /// $XDG_CACHE_HOME/deeptune, else $HOME/.cache/deeptune, when private to the user; else a
 /// private folder of this process (see clang_session.cpp).
-/// Throws std::runtime_error if it cannot be built.
+/// Throws RewriteError (not about an input) if it cannot be built.
 std::string shimPchPath();
 /// Builds the shim PCH again (Clang could not load the cached one) and returns its path.
 std::string rebuildShimPch();
 /// Builds the shim PCH, its header and checksum into `dir` (the build's share/deeptune/pch,
-/// installed with the project) and returns the PCH's path. Throws std::runtime_error.
+/// installed with the project) and returns the PCH's path. Throws RewriteError (not about an
+/// input).
 std::string writeShimPch(const std::string& dir);
 /// "opencl-shim-KEY": the name of the PCH's files (.h, .pch, .pch.xxh3) without suffix.
 std::string shimPchFileStem();

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "data/data_error.hpp"
 #include "data/file_io.hpp"
 
 namespace deeptune::cli {
@@ -43,7 +44,7 @@ bool parseOptions(const Args& args, const std::string& usage, po::options_descri
 data::SourceOptions SourceOptionValues::validated() const {
   try {
     return data::makeSourceOptions(defines, includeDirs);
-  } catch (const std::invalid_argument& e) {
+  } catch (const data::DataError& e) {
     throw UsageError(e.what());
   }
 }

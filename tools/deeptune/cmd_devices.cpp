@@ -1,9 +1,9 @@
 // deeptune devices: lists the OpenCL platforms and devices of this machine.
-#include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "runtime/device_text.hpp"
 #include "runtime/devices.hpp"
 #include "runtime/isolation.hpp"
 #include "tools/deeptune/commands.hpp"
@@ -18,19 +18,6 @@ const char* kUsage =
     "Lists every OpenCL device of every platform with its index (the dev<i>_ columns of\n"
     "`deeptune measure`), type, compute units, memory, work-group limit, device and driver\n"
     "version. Exit code 1 when no OpenCL device is found.";
-
-std::string bytes(uint64_t value) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double amount = static_cast<double>(value);
-  int unit = 0;
-  while (amount >= 1024 && unit < 4) {
-    amount /= 1024;
-    ++unit;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", amount, units[unit]);
-  return text;
-}
 
 }  // namespace
 
@@ -63,18 +50,7 @@ int runDevices(const Args& args) {
     }
     std::cout << out.dump(2) << "\n";
   } else {
-    for (const runtime::DeviceInfo& d : devices) {
-      std::cout << "dev" << d.index << "  " << d.type << "  " << d.name << "\n"
-                << "      platform:      " << d.platform << " (" << d.platformVersion << ")\n"
-                << "      vendor:        " << d.vendor << "\n"
-                << "      compute units: " << d.computeUnits << "\n"
-                << "      global memory: " << bytes(d.globalMemBytes) << " ("
-                << bytes(d.maxAllocBytes) << " in one buffer at most)\n"
-                << "      local memory:  " << bytes(d.localMemBytes) << "\n"
-                << "      work-group:    " << d.maxWorkGroupSize << " work-items at most\n"
-                << "      version:       " << d.deviceVersion << "\n"
-                << "      driver:        " << d.driverVersion << "\n";
-    }
+    for (const runtime::DeviceInfo& d : devices) std::cout << runtime::deviceDescription(d);
   }
   if (devices.empty()) {
     std::cerr << "deeptune: devices: no OpenCL device found (is an ICD such as pocl-opencl-icd "

@@ -7,19 +7,13 @@
 
 #include "data/datasets.hpp"
 #include "data/file_io.hpp"
-#include "evaluation/boosted_trees.hpp"
-#include "evaluation/deeptune_runs.hpp"
-#include "evaluation/devmap_metrics.hpp"
 #include "evaluation/devmap_report.hpp"
 #include "evaluation/evaluation_plan.hpp"
-#include "evaluation/report_plots.hpp"
-#include "model/compute_environment.hpp"
-#include "model/devmap_data.hpp"
-#include "model/devmap_deeptune.hpp"
 #include "tools/deeptune/commands.hpp"
-#include "tools/deeptune/devmap_input.hpp"
 #include "tools/deeptune/progress.hpp"
 #include "tools/deeptune/train_options.hpp"
+#include "tools/deeptune/training_inputs.hpp"
+#include "training/devmap_evaluation.hpp"
 
 namespace deeptune::cli {
 namespace {
@@ -62,38 +56,6 @@ std::vector<std::string> readCorpus(const std::string& folder) {
     sources.push_back(data::readFileBytes(file.string(), data::kMaxSourceBytes));
   }
   return sources;
-}
-
-/// The DeepTune settings line of the report.
-std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
-                             const evaluation::DeepTuneRuns& runs, int requestedWorkers) {
-  std::string seeds;
-  for (uint64_t seed : runs.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(seed);
-  std::string variant;  // what differs from the paper's network and training
-  if (options.auxScale != "raw") variant += ", " + options.auxScale + " aux inputs";
-  if (options.pooling != "last") variant += ", " + options.pooling + " pooling";
-  if (options.earlyStopping > 0) {
-    char fraction[32];
-    std::snprintf(fraction, sizeof fraction, "%.2f", options.earlyStopping);
-    variant += ", early stopping on " + std::string(fraction) + " of the training sources";
-  }
-  if (options.pretrainEpochs > 0) {
-    variant += ", next-token pretraining (" + std::to_string(options.pretrainEpochs) +
-               " epochs) on the fold's training sources";
-    if (!options.pretrainSources.empty()) {
-      variant += " and " + std::to_string(options.pretrainSources.size()) + " corpus kernels";
-    }
-  }
-  char line[512];
-  std::snprintf(
-      line, sizeof line,
-      "DeepTune: %d epochs, batches of %d (%s), last %d tokens%s, %s LSTM%s; seeds %s (fold f "
-      "adds f); %d workers (%d asked)",
-      options.train.epochs, options.train.batchSize,
-      model::batchingName(options.train.batching).c_str(), options.maxLength,
-      options.paperPadding ? ", paper padding" : "", model::lstmName(options.train.lstm).c_str(),
-      variant.c_str(), seeds.c_str(), runs.workers, requestedWorkers);
-  return line;
 }
 
 }  // namespace
@@ -201,177 +163,77 @@ int runEvaluate(const Args& args) {
   }
   const bool ensemble = vm.count("ensemble") > 0;
   if (ensemble && seeds < 2) throw UsageError("evaluate: --ensemble needs --seeds 2 or more");
-  // Under the grouped protocols nothing of a test source may reach training: each fold derives
-  // its own vocabulary; the paper's protocol keeps the paper's (the whole data set's).
-  deeptune.vocabularyPerFold = protocol != "folds";
   if (subset.kernels < 0) throw UsageError("evaluate: --train-kernels is 0 or more");
   subset.seed = deeptune.train.seed;
   if (deeptune.train.frozenEpochs < -1 || (deeptune.train.frozenEpochs != 0 && fromModel.empty())) {
     throw UsageError("evaluate: --freeze-epochs is -1 or more, with --from");
   }
-  std::optional<tokenizer::Vocabulary> fromVocabulary;
-  std::vector<std::string> fromDevices;
+  training::DevmapEvaluationRequest request;
   if (!fromModel.empty()) {
-    const StartingModel start = loadStartingModel(fromModel, vm, "evaluate");
+    const std::string path = startingModelPath(fromModel, vm, "evaluate");
+    const training::StartingModel start = loadStartingModel(path, "evaluate");
     const model::ModelInfo& info = start.model.info();
     deeptune.startFrom = start.path;
     deeptune.maxLength = info.maxLength;
     deeptune.auxScale = info.auxScale;
     deeptune.pooling = info.pooling;
     deeptune.paperPadding = info.paperPadding;
-    deeptune.vocabularyPerFold = false;  // the model's own
-    fromVocabulary.emplace(info.vocabulary, start.path);
-    fromDevices = info.deviceNames;
+    request.fromVocabulary.emplace(info.vocabulary, start.path);
+    request.fromDevices = info.deviceNames;
   }
-  evaluation::StateHeads heads;
-  heads.tree = vm.count("tree-head") > 0;
-  heads.boosted = vm.count("boosted-head") > 0;
-  heads.boostedTokenCounts = vm.count("boosted-head-counts") > 0;
-  deeptune.keepStates = heads.tree || heads.boosted || heads.boostedTokenCounts;
-  deeptune.keepTokenCounts = heads.boostedTokenCounts;
+  request.heads.tree = vm.count("tree-head") > 0;
+  request.heads.boosted = vm.count("boosted-head") > 0;
+  request.heads.boostedTokenCounts = vm.count("boosted-head-counts") > 0;
   deeptune.train.batching = model::parseBatching(batching);
   deeptune.train.lstm = model::parseLstm(lstm);
   data::checkOutputNotInput(reportDir, {dataPath, foldsPath}, data::OutputKind::kFolder);
-  const DevmapInput input = readDevmapInput(dataPath);
-  const std::vector<data::DevmapRow>& rows = input.rows;
-  evaluation::DevmapProtocol plan =
-      evaluation::devmapProtocol(protocol, rows, foldsPath, deeptune.train.seed);
-  plan.subset = subset;
-  std::vector<std::string> dataDevices;
-  for (const data::MeasuredDevice& device : input.devices) dataDevices.push_back(device.name);
-  deeptune.startWhole = !deeptune.startFrom.empty() && fromDevices == dataDevices;
-  const std::vector<std::string> methodNames =
-      evaluation::selectMethods(methodList, evaluation::devmapMethods(), "devmap");
+  api::DevmapInput input = readDevmapData(dataPath);
+  request.protocol = evaluation::devmapProtocol(protocol, input.rows, foldsPath, deeptune.train.seed);
+  request.protocol.subset = subset;
+  request.rows = std::move(input.rows);
+  request.devices = std::move(input.devices);
+  request.methods = evaluation::selectMethods(methodList, evaluation::devmapMethods(), "devmap");
   evaluation::prepareReportFolder(reportDir);  // before hours of training
   if (platform.empty()) platform = dataPath.substr(dataPath.find_last_of('/') + 1);
-  const std::vector<int>& foldOfRow = plan.foldOfRow;
-  const int folds = plan.folds;
+  request.dataName = dataPath;
+  request.deeptune = deeptune;
+  request.seeds = seeds;
+  request.workers = workers;
+  request.ensemble = ensemble;
+  request.command = commandLine("evaluate", args);
+  const int folds = request.protocol.folds;
 
   ProgressPrinter printer;
-  evaluation::DevmapReportContext context;
-  context.protocol = plan.description;
-  context.command = commandLine("evaluate", args);
-  context.settings.push_back(std::string("program: deeptune ") + DEEPTUNE_VERSION);
-  context.settings.push_back("machine: " + model::cpuDescription());
-  if (!input.devices.empty()) {
-    size_t ties = 0;
-    for (const data::DevmapRow& row : rows) ties += row.tie ? 1 : 0;
-    context.settings.push_back(
-        "measured devices: " + input.devices[0].name + " (" + input.devices[0].type +
-        ") in the CPU column, " + input.devices[1].name + " (" + input.devices[1].type +
-        ") in the GPU column; " + std::to_string(ties) + " of " + std::to_string(rows.size()) +
-        " rows are ties (the two devices' 95% intervals overlap), counted right for every "
-        "method; Grewe's static counts estimated from the normalized source");
-  }
-  context.settings.push_back(
-      "what each method saw: the training folds' rows only (labels, counts, sizes, sources); " +
-      std::string(deeptune.vocabularyPerFold
-                      ? "DeepTune's vocabulary derived from each fold's training sources"
-                      : "DeepTune's vocabulary derived from every source of the data (the "
-                        "paper's; tokens only, no labels)"));
-  if (subset.kernels > 0) {
-    context.settings.push_back(
-        "learning curve: every method of a fold trained on " + std::to_string(subset.kernels) +
-        " of its training sources (drawn with seed " + std::to_string(subset.seed) + " + fold)");
-  }
-  if (!deeptune.startFrom.empty()) {
-    context.settings.push_back(
-        "DeepTune fine-tuned from " + deeptune.startFrom + " (" +
-        (deeptune.startWhole ? "the whole network" : "its language model; fresh output layers") +
-        ", its vocabulary; embedding and LSTM frozen for " +
-        (deeptune.train.frozenEpochs < 0
-             ? std::string("every epoch")
-             : std::to_string(deeptune.train.frozenEpochs) + " epochs") +
-        "); that model's own training data is outside these folds' control");
-  }
-  std::vector<evaluation::MethodPredictions> methods;
-  for (const std::string& method : methodNames) {
-    if (method != "deeptune") {
-      methods.push_back(evaluation::devmapBaseline(method, rows, plan));
-    } else {
-      std::string note;
-      const int usedWorkers = model::safeTrainingWorkers(workers, note);
-      if (!note.empty()) printer.update("warning: " + note, true);
-      auto done = std::make_shared<std::atomic<int>>(0);
-      const int totalEpochs = folds * deeptune.train.epochs * seeds;
-      const auto runs = evaluation::crossValidateDeepTune(
-          rows, foldOfRow,
-          fromVocabulary ? *fromVocabulary : model::devmapVocabulary(rows, dataPath), deeptune,
-          seeds, usedWorkers, heads,
-          [&, done, totalEpochs](int run, int fold, const model::EpochProgress& p) {
-            const int finished = ++*done;
-            const double eta = printer.elapsed() / finished * (totalEpochs - finished);
-            char validation[40] = "";
-            if (p.validationAccuracy >= 0) {
-              std::snprintf(validation, sizeof validation, "  validation %.3f",
-                            p.validationAccuracy);
-            }
-            char line[240];
-            std::snprintf(line, sizeof line,
-                          "deeptune run %d/%d fold %d/%d  epoch %d/%d  loss %.4f  accuracy %.3f%s  "
-                          "ETA %s",
-                          run + 1, seeds, fold + 1, folds, p.epoch, p.epochs, p.loss, p.accuracy,
-                          validation, formatDuration(eta).c_str());
-            printer.update(line);
-          },
-          [&](const model::FoldTraining& f) { printer.update(foldReport(f, folds), true); },
-          subset);
-      methods.insert(methods.end(), runs.runs.begin(), runs.runs.end());
-      if (ensemble) methods.push_back(runs.ensemble);
-      methods.insert(methods.end(), runs.treeHeads.begin(), runs.treeHeads.end());
-      methods.insert(methods.end(), runs.boostedHeads.begin(), runs.boostedHeads.end());
-      if (ensemble && heads.boosted) methods.push_back(runs.boostedEnsemble);
-      methods.insert(methods.end(), runs.boostedCountHeads.begin(), runs.boostedCountHeads.end());
-      if (ensemble && heads.boostedTokenCounts) methods.push_back(runs.boostedCountEnsemble);
-      context.folds = runs.folds;
-      context.settings.push_back("BLAS: " + model::loadedBlas().description);
-      context.settings.push_back(deeptuneSettings(deeptune, runs, workers));
-      if (deeptune.keepStates) {
-        const evaluation::BoostedTreeOptions boosted;
-        context.settings.push_back(
-            std::string("heads on each fold model's LSTM states and log2 transfer and wgsize, "
-                        "fitted on the fold's training rows: ") +
-            (heads.tree ? "deeptune-tree (a depth-5 tree, the Grewe tree's settings)" : "") +
-            (heads.tree && heads.boosted ? "; " : "") +
-            (heads.boosted
-                 ? "deeptune-boosted (XGBoost, " + std::to_string(boosted.rounds) +
-                       " rounds, depth " + std::to_string(boosted.maxDepth) + ", learning rate " +
-                       evaluation::formatNumber("%.1f", boosted.learningRate) + ", the run's seed)"
-                 : "") +
-            (heads.boostedTokenCounts
-                 ? std::string(heads.tree || heads.boosted ? "; " : "") +
-                       "deeptune-boosted-tc (the same boosted trees with the row's token counts, "
-                       "of the fold model's vocabulary, between the states and the sizes)"
-                 : ""));
-      }
+  training::DevmapEvaluationProgress progress;
+  auto done = std::make_shared<std::atomic<int>>(0);
+  const int totalEpochs = folds * deeptune.train.epochs * seeds;
+  progress.epoch = [&, done, totalEpochs](int run, int fold, const model::EpochProgress& p) {
+    const int finished = ++*done;
+    const double eta = printer.elapsed() / finished * (totalEpochs - finished);
+    char validation[40] = "";
+    if (p.validationAccuracy >= 0) {
+      std::snprintf(validation, sizeof validation, "  validation %.3f", p.validationAccuracy);
     }
+    char line[240];
+    std::snprintf(line, sizeof line,
+                  "deeptune run %d/%d fold %d/%d  epoch %d/%d  loss %.4f  accuracy %.3f%s  ETA %s",
+                  run + 1, seeds, fold + 1, folds, p.epoch, p.epochs, p.loss, p.accuracy,
+                  validation, formatDuration(eta).c_str());
+    printer.update(line);
+  };
+  progress.fold = [&](const model::FoldTraining& f) { printer.update(foldReport(f, folds), true); };
+  progress.warning = [&](const std::string& note) { printer.update("warning: " + note, true); };
+  progress.methodDone = [&](const std::string& method) {
     printer.update(method + ": done after " + formatDuration(printer.elapsed()), true);
-  }
-  context.settings.push_back("wall time: " + formatDuration(printer.elapsed()));
-  evaluation::writeDevmapReport(reportDir, platform, rows, foldOfRow, methods, context);
-
-  std::printf("%s, %s, %zu rows\n", platform.c_str(), plan.description.c_str(), rows.size());
-  std::printf("%-20s %9s %9s %9s %9s\n", "method", "accuracy", "speedup", "geomean", "%oracle");
-  const auto scores = evaluation::scoreMethods(rows, foldOfRow, methods);
-  for (const auto& method : scores) {
-    std::printf("%-20s %8.1f%% %8.2fx %8.2fx %8.1f%%", method.method.c_str(),
-                100 * method.overall.accuracy, method.overall.speedupMean,
-                method.overall.speedupGeomean, method.overall.oraclePercent);
-    if (method.overall.ties > 0) {
-      std::printf("  (%.1f%% of the %zu rows that are not ties)",
-                  100 * method.overall.accuracyUntied, method.overall.rows - method.overall.ties);
-    }
-    std::printf("\n");
-  }
-  for (const auto& group : evaluation::repeatedScores(methods, scores)) {
-    if (group.runs.size() < 2) continue;
-    std::printf(
-        "%s, mean of %zu runs: accuracy %.1f%% (sd %.1f, %.1f-%.1f), speedup %.2fx (sd "
-        "%.2f), %%oracle %.1f%% (sd %.1f)\n",
-        group.group.c_str(), group.runs.size(), 100 * group.accuracy.mean, 100 * group.accuracy.sd,
-        100 * group.accuracy.min, 100 * group.accuracy.max, group.speedupMean.mean,
-        group.speedupMean.sd, group.oraclePercent.mean, group.oraclePercent.sd);
-  }
+  };
+  training::DevmapEvaluation result = training::evaluateDevmap(request, progress);
+  result.context.settings.push_back("wall time: " + formatDuration(printer.elapsed()));
+  evaluation::writeDevmapReport(reportDir, platform, request.rows, request.protocol.foldOfRow,
+                                result.methods, result.context);
+  std::fputs(evaluation::devmapScoreTable(platform, request.protocol.description, request.rows,
+                                          request.protocol.foldOfRow, result.methods)
+                 .c_str(),
+             stdout);
   std::printf("report: %s/summary.md (%s)\n", reportDir.c_str(),
               formatDuration(printer.elapsed()).c_str());
   return kExitOk;

@@ -1,16 +1,16 @@
 // deeptune measure: times kernels on every OpenCL device in isolated workers and writes a CSV.
-#include <cstdio>
 #include <iostream>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "data/file_io.hpp"
 #include "data/resumable_csv.hpp"
 #include "data/text_check.hpp"
+#include "runtime/device_text.hpp"
 #include "runtime/isolation.hpp"
 #include "runtime/measure_csv.hpp"
 #include "runtime/measure_jobs.hpp"
+#include "runtime/measure_run.hpp"
 #include "runtime/runtime_error.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/measure_output.hpp"
@@ -110,72 +110,35 @@ int runMeasure(const Args& args) {
     }
   }
   for (const std::string& line : notMeasured) std::cerr << "measure: " << line << "\n";
+  for (runtime::MeasureJob& job : jobs) {
+    job.buildFlags = openClBuildFlags(sourceOptions, job.file.empty() ? csv : job.file);
+  }
 
   const runtime::IsolationOptions isolation = workerIsolation(timeout);
   const std::vector<runtime::DeviceInfo> devices = requireDevices("measure", isolation);
   // The output first: a run refused (another run writes it) says so in its one line.
   data::ResumableCsv writer(output, runtime::measureCsvHeader(devices));
   for (const runtime::DeviceInfo& d : devices) {
-    std::cerr << "measure: dev" << d.index << " = " << d.type << " " << d.name << " (" << d.platform
-              << ")\n";
+    std::cerr << "measure: dev" << d.index << " = " << runtime::deviceLine(d) << "\n";
   }
   reportResumed(writer, output);
   ProgressPrinter printer;
-  std::map<std::string, int> counts;
-  size_t rows = 0;
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    const runtime::MeasureJob& job = jobs[j];
-    const runtime::RowDone done = [&](const std::string& benchmark, size_t gsize) {
-      return writer.has(benchmark, std::to_string(gsize));
-    };
-    runtime::MeasureRequest request;
-    request.source = job.source;
-    request.buildFlags = openClBuildFlags(sourceOptions, job.file.empty() ? csv : job.file);
-    request.kernels = job.kernels;
-    request.gsizes = runtime::sizesToMeasure(job, gsizes, done);  // resuming: what rows lack
-    if (request.gsizes.empty()) {
-      printer.update("measure: [" + std::to_string(j + 1) + "/" + std::to_string(jobs.size()) +
-                     "] " + job.label + ": already in " + output);
-      continue;
-    }
-    request.wgsize = static_cast<size_t>(wgsize);
-    request.runs = runs;
-    request.seed = seed;
-    request.guardBytes = guardMb << 20;
-    std::string summary;
-    runtime::measureIsolated(
-        request, devices.size(), isolation, [&](const runtime::KernelResult& result) {
-          const std::vector<std::string> benchmarks =
-              runtime::benchmarksToWrite(job, result.kernel, result.gsize, done);
-          for (const std::string& benchmark : benchmarks) {
-            writer.add(runtime::measureCsvRow(benchmark, result, devices,
-                                              job.file.empty() ? "" : job.source));
-            ++rows;
-          }
-          std::string statuses;
-          for (const runtime::Measurement& m : result.devices) {
-            const std::string name = runtime::statusName(m.status);
-            statuses += (statuses.empty() ? "" : "/") + name;
-            counts[name] += static_cast<int>(benchmarks.size());
-          }
-          summary += (summary.empty() ? "" : ", ") + result.kernel + "@" +
-                     std::to_string(result.gsize) + " " + statuses;
-        });
-    const double elapsed = printer.elapsed();
-    const double eta =
-        elapsed / static_cast<double>(j + 1) * static_cast<double>(jobs.size() - j - 1);
-    char line[160];
-    std::snprintf(line, sizeof line, "measure: [%zu/%zu] %s, ETA %s: ", j + 1, jobs.size(),
-                  formatDuration(elapsed).c_str(), formatDuration(eta).c_str());
-    printer.update(line + job.label + ": " + summary);
-  }
-  std::string tally;
-  for (const auto& [name, count] : counts) {
-    tally += (tally.empty() ? "" : ", ") + name + " " + std::to_string(count);
-  }
-  printer.update("measure: " + std::to_string(rows) + " rows in " +
+  const runtime::MeasureLaunch launch{gsizes, static_cast<size_t>(wgsize), runs, seed,
+                                      guardMb << 20};
+  const runtime::MeasureTotals totals = runtime::measureJobs(
+      jobs, launch, devices, isolation, writer, [&](const runtime::JobDone& done) {
+        const std::string& label = jobs[done.index].label;
+        if (done.alreadyWritten) {
+          printer.update("measure: [" + std::to_string(done.index + 1) + "/" +
+                         std::to_string(jobs.size()) + "] " + label + ": already in " + output);
+        } else {
+          printer.update(progressPrefix(done.index, jobs.size(), printer.elapsed()) + label + ": " +
+                         done.summary);
+        }
+      });
+  printer.update("measure: " + std::to_string(totals.rows) + " rows in " +
                      formatDuration(printer.elapsed()) + " to " + output +
-                     " (device results: " + tally + ")" +
+                     " (device results: " + runtime::tallyText(totals.counts) + ")" +
                      (notMeasured.empty() ? ""
                                           : "; " + std::to_string(notMeasured.size()) +
                                                 " input rows not measured (listed above)"),

@@ -1,9 +1,7 @@
 // deeptune measure --task coarsening: times each kernel and its thread-coarsened variants on every
 // OpenCL device (isolated workers, outputs checked against factor 1) in pact-2014-runtimes form.
 #include <algorithm>
-#include <cstdio>
 #include <iostream>
-#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,6 +12,7 @@
 #include "data/text_check.hpp"
 #include "rewriter/normalizer.hpp"
 #include "runtime/coarsening_csv.hpp"
+#include "runtime/device_text.hpp"
 #include "runtime/isolation.hpp"
 #include "runtime/measure_jobs.hpp"
 #include "runtime/runtime_error.hpp"
@@ -99,24 +98,20 @@ int runMeasureCoarsening(const Args& args) {
 
   // Every kernel to label, named uniquely.
   const rewriter::Normalizer normalizer;
-  std::vector<runtime::FileKernel> jobs;
-  std::map<std::string, std::string> sourceOf;  // by file
+  api::LabelRun run;
   for (const std::string& file : files) {
     const std::string source = readFile(file);
     data::requireTextFile(source, file);
-    std::vector<std::string> names;
-    for (const rewriter::KernelName& k : normalizer.kernels(source, file, sourceOptions)) {
-      names.push_back(k.original);
-    }
-    if (!kernel.empty()) {
-      runtime::requireKernelNamed(names, kernel, file);
-      names = {kernel};
-    }
+    const std::vector<std::string> names =
+        api::kernelsToLabel(normalizer, source, file, kernel, sourceOptions);
     if (names.empty()) throw UsageError(file + ":1:1: no kernel in the file");
-    for (const std::string& name : names) jobs.push_back({file, name});
-    sourceOf.emplace(file, source);
+    for (const std::string& name : names) run.kernels.push_back({file, name});
+    run.files.emplace(file, api::LabelFile{source, openClBuildFlags(sourceOptions, file)});
   }
-  const std::vector<std::string> rowNames = runtime::uniqueKernelNames(jobs);
+  run.names = runtime::uniqueKernelNames(run.kernels);
+  run.factors = factors;
+  run.sourceOptions = sourceOptions;
+  run.launch = {gsizes.front(), static_cast<size_t>(wgsize), runs, seed, ""};
 
   const runtime::IsolationOptions isolation = workerIsolation(timeout);
   const std::vector<runtime::DeviceInfo> devices = requireDevices("measure", isolation);
@@ -124,61 +119,27 @@ int runMeasureCoarsening(const Args& args) {
   // The output first: a run refused (another run writes it) says so in its one line.
   data::ResumableCsv writer(output, runtime::coarseningCsvHeader(labels));
   for (size_t d = 0; d < devices.size(); ++d) {
-    std::cerr << "measure: runtime_" << labels[d] << " = " << devices[d].type << " "
-              << devices[d].name << " (" << devices[d].platform << ")\n";
+    std::cerr << "measure: runtime_" << labels[d] << " = " << runtime::deviceLine(devices[d])
+              << "\n";
   }
   reportResumed(writer, output);
   ProgressPrinter printer;
-  std::vector<std::string> refused;
-  size_t rows = 0;
-  std::map<std::string, int> counts;
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    const runtime::FileKernel& job = jobs[j];
-    const std::string& name = rowNames[j];
-    const std::string& source = sourceOf.at(job.file);
-    const std::string src =
-        normalizer.extractKernel(source, job.file, job.kernel, nullptr, sourceOptions);
-    api::FactorLaunch launch;
-    launch.gsize = gsizes.front();
-    launch.wgsize = static_cast<size_t>(wgsize);
-    launch.runs = runs;
-    launch.seed = seed;
-    launch.buildFlags = openClBuildFlags(sourceOptions, job.file);
-    std::string refusal;
-    const std::vector<runtime::FactorRun> results = api::runFactors(
-        normalizer, source, job.file, job.kernel, factors, sourceOptions, launch, devices.size(),
-        isolation, [&](size_t factor) { return !writer.has(name, std::to_string(factor)); },
-        refusal);
-    if (results.empty() && !refusal.empty()) {
-      refused.push_back(name + ": " + refusal);
-      continue;
-    }
-    std::string summary;
-    for (const runtime::FactorRun& run : results) {
-      const runtime::CoarseningRow row = runtime::coarseningCsvRow(name, run, devices.size(), src);
-      writer.add(row.fields);
-      ++rows;
-      for (const std::string& status : row.statuses) ++counts[status];
-      summary +=
-          (summary.empty() ? "" : " ") + std::to_string(run.factor) + ":" + row.statuses.front();
-    }
-    const double elapsed = printer.elapsed();
-    const double eta =
-        elapsed / static_cast<double>(j + 1) * static_cast<double>(jobs.size() - j - 1);
-    char line[160];
-    std::snprintf(line, sizeof line, "measure: [%zu/%zu] %s, ETA %s: ", j + 1, jobs.size(),
-                  formatDuration(elapsed).c_str(), formatDuration(eta).c_str());
-    printer.update(line + name + (summary.empty() ? ": already in " + output : ": " + summary));
+  const size_t count = run.kernels.size();
+  const api::LabelTotals totals = api::labelFactors(
+      normalizer, run, devices, isolation, writer, [&](const api::LabelDone& done) {
+        const std::string& summary = done.summary;
+        printer.update(progressPrefix(done.index, count, printer.elapsed()) +
+                       run.names[done.index] +
+                       (summary.empty() ? ": already in " + output : ": " + summary));
+      });
+  for (const std::string& line : totals.refused) {
+    std::cerr << "measure: not coarsenable: " << line << "\n";
   }
-  for (const std::string& line : refused) std::cerr << "measure: not coarsenable: " << line << "\n";
-  std::string tally;
-  for (const auto& [name, count] : counts) {
-    tally += (tally.empty() ? "" : ", ") + name + " " + std::to_string(count);
-  }
-  printer.update("measure: " + std::to_string(rows) + " rows (" +
-                     std::to_string(jobs.size() - refused.size()) + " kernels) in " +
-                     formatDuration(printer.elapsed()) + " to " + output + " (device results: " +
-                     tally + "); " + std::to_string(refused.size()) + " kernels not coarsenable",
+  printer.update("measure: " + std::to_string(totals.rows) + " rows (" +
+                     std::to_string(count - totals.refused.size()) + " kernels) in " +
+                     formatDuration(printer.elapsed()) + " to " + output +
+                     " (device results: " + runtime::tallyText(totals.counts) + "); " +
+                     std::to_string(totals.refused.size()) + " kernels not coarsenable",
                  true);
   return kExitOk;
 }

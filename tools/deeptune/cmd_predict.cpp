@@ -1,28 +1,16 @@
 // deeptune predict: CPU or GPU for kernel launches, or their coarsening factors, with a model.
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <iostream>
 
+#include "api/launch_predictions.hpp"
+#include "api/prediction_report.hpp"
 #include "api/predictor.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/each_input.hpp"
-#include "tools/deeptune/predict_launches.hpp"
+#include "tools/deeptune/progress.hpp"
 
 namespace deeptune::cli {
 namespace {
-
-/// The fields both tasks' --json share: what the model read of the file.
-nlohmann::json readingFields(const std::string& input, const std::string& kernel,
-                             const std::string& modelPath, size_t tokens, size_t skipped,
-                             const std::vector<std::string>& undeclared) {
-  return {{"file", input},
-          {"kernel", kernel},
-          {"model", modelPath},
-          {"tokens", tokens},
-          {"skipped_characters", skipped},
-          {"undeclared", undeclared}};
-}
 
 /// The notes both tasks print on stderr: names declared nowhere, characters the model ignored.
 void printReadingNotes(const std::string& input, const std::vector<std::string>& undeclared,
@@ -37,23 +25,12 @@ void printReadingNotes(const std::string& input, const std::vector<std::string>&
 /// predict --task coarsening for one file: the factor, and every factor's probability with --json.
 void predictFactor(api::CoarseningPredictor& predictor, std::string& input,
                    const std::string& kernel, const data::SourceOptions& sourceOptions, bool json) {
-  const std::string& modelPath = predictor.modelPath();
   const std::string source = readInputArgument(input);
   const api::FactorPrediction prediction = predictor.predict(source, input, kernel, sourceOptions);
   if (json) {
-    nlohmann::json probabilities = nlohmann::json::array();
-    for (const auto& [factor, probability] : prediction.probabilities) {
-      probabilities.push_back({{"factor", factor}, {"probability", probability}});
-    }
-    nlohmann::json result = readingFields(input, prediction.kernel, modelPath, prediction.tokens,
-                                          prediction.skippedCharacters, prediction.undeclared);
-    result["factor"] = prediction.factor;
-    result["probability"] = prediction.probability;
-    result["probabilities"] = probabilities;
-    std::cout << result.dump() << "\n";
+    std::cout << api::factorPredictionJson(prediction, input, predictor.modelPath()) << "\n";
   } else {
-    std::printf("%s: coarsening factor %d (probability %.2f)\n", prediction.kernel.c_str(),
-                prediction.factor, prediction.probability);
+    std::cout << api::factorPredictionText(prediction);
     printReadingNotes(input, prediction.undeclared, prediction.skippedCharacters);
   }
 }
@@ -66,28 +43,44 @@ void predictDevice(api::Predictor& predictor, const std::string& modelPath, std:
   const api::Decision prediction =
       predictor.predict(source, input, kernel, dsize, wgsize, sourceOptions);
   if (json) {
-    nlohmann::json result = readingFields(input, prediction.kernel, modelPath, prediction.tokens,
-                                          prediction.skippedCharacters, prediction.undeclared);
-    result["device"] = prediction.deviceType;
-    if (!prediction.modelDevice.empty()) result["device_name"] = prediction.modelDevice;
-    result["probability"] = prediction.probability;
-    result["networks"] = predictor.networks();
-    result["head"] = predictor.boostedHeads() ? "boosted-trees" : "network";
-    result["dsize"] = dsize;
-    result["wgsize"] = wgsize;
-    std::cout << result.dump() << "\n";
+    std::cout << api::decisionJson(prediction, input, modelPath, predictor, dsize, wgsize) << "\n";
   } else {
-    const std::string ensemble =
-        predictor.networks() > 1
-            ? ", the mean of " + std::to_string(predictor.networks()) + " networks'"
-            : "";
-    const std::string device = prediction.modelDevice.empty()
-                                   ? prediction.deviceType
-                                   : prediction.modelDevice + " (" + prediction.deviceType + ")";
-    std::printf("%s: %s (probability %.2f%s)\n", prediction.kernel.c_str(), device.c_str(),
-                prediction.probability, ensemble.c_str());
+    std::cout << api::decisionText(prediction, predictor);
     printReadingNotes(input, prediction.undeclared, prediction.skippedCharacters);
   }
+}
+
+constexpr size_t kProgressFrom = 50;  ///< launches from which --launches shows progress
+constexpr size_t kProgressEvery = 50;
+
+/// predict --launches: one CSV row (or JSON object) per launch, in file order; a row that fails
+/// gets its error line and the others still run (exit 2 at the end, with a summary line).
+int predictLaunches(const std::string& path, const std::string& modelPath, bool json) {
+  api::LaunchTable table(path);
+  api::Predictor predictor(modelPath);
+  if (!json) std::cout << api::launchCsvHeader();
+  ProgressPrinter progress;
+  const size_t rows = table.size();
+  size_t failed = 0;
+  for (size_t r = 0; r < rows; ++r) {
+    try {
+      const api::LaunchDecision launch = table.decide(r, predictor);
+      std::cout << (json ? api::launchJson(launch) + "\n" : api::launchCsvRow(launch));
+    } catch (const std::exception& e) {
+      if (exitCodeOf(e) != kExitBadInput) throw;
+      std::cout.flush();
+      std::cerr << "deeptune: " << e.what() << "\n";
+      ++failed;
+    }
+    if (rows >= kProgressFrom && ((r + 1) % kProgressEvery == 0 || r + 1 == rows)) {
+      progress.update(std::to_string(r + 1) + "/" + std::to_string(rows) + " launches (" +
+                          std::to_string(table.kernelFiles()) + " kernel files)",
+                      r + 1 == rows);
+    }
+  }
+  if (failed == 0) return kExitOk;
+  std::cerr << "deeptune: predict: " << failed << " of " << rows << " launches failed\n";
+  return kExitBadInput;
 }
 
 }  // namespace

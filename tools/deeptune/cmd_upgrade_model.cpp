@@ -12,16 +12,18 @@ int runUpgradeModel(const Args& args) {
   const std::string usage =
       "usage: deeptune upgrade-model MODEL -o OUT\n"
       "\n"
-      "Reads MODEL (format version 2, whose weights are a LibTorch archive, 3 or 4) and writes\n"
-      "the same network and metadata to OUT in format version 4, which prediction reads without\n"
-      "LibTorch (version 5, several networks or boosted-tree heads, is already current). OUT must "
-      "not be MODEL itself (write a new file; rename it over MODEL if\n"
-      "wanted).";
+      "Reads MODEL, one network of any format version this deeptune reads (2, whose weights are\n"
+      "a LibTorch archive, to 6), and writes the same network and metadata to OUT in the format\n"
+      "this deeptune writes for it, which prediction reads without LibTorch: version 4, or 6 for\n"
+      "a model whose labels name measured devices. A file of several networks or boosted-tree\n"
+      "heads (version 5, or 6 with devices) is already current and refused. OUT must not be\n"
+      "MODEL itself (write a new file; rename it over MODEL if wanted).";
   po::options_description options("options");
   std::string input;
   std::string output;
   options.add_options()("model", po::value(&input)->required(), "(positional) model file")(
-      "output,o", po::value(&output)->required(), "where to write the version-4 model");
+      "output,o", po::value(&output)->required(),
+      "where to write the model (format version 4, or 6)");
   po::positional_options_description positional;
   positional.add("model", 1);
   po::variables_map vm;
@@ -30,8 +32,8 @@ int runUpgradeModel(const Args& args) {
   model::DeepTuneModel network = model::DeepTuneModel::load(input);
   if (network.info().networks > 1 || network.info().boostedHeads) {
     throw UsageError("upgrade-model: " + input +
-                     " is format version 5 (several networks or boosted-tree heads), already "
-                     "current; upgrade-model converts single networks of versions 2 to 4");
+                     " holds several networks or boosted-tree heads (format version 5 or 6), "
+                     "already current; upgrade-model converts single networks");
   }
   network.save(output);
   std::cout << "wrote " << output << "\n";

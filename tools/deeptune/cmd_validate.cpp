@@ -1,16 +1,10 @@
 // deeptune validate: predict a kernel's device, then run it on every device and judge the choice.
-#include <nlohmann/json.hpp>
-
-#include <algorithm>
-#include <cstdio>
 #include <iostream>
-#include <optional>
 
+#include "api/device_validation.hpp"
 #include "api/predictor.hpp"
 #include "data/text_check.hpp"
 #include "runtime/isolation.hpp"
-#include "runtime/runtime_error.hpp"
-#include "runtime/verdict.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/measure_output.hpp"
 #include "tools/deeptune/worker_command.hpp"
@@ -74,108 +68,20 @@ int runValidate(const Args& args) {
 
   const runtime::IsolationOptions isolation = workerIsolation(timeout);
   const std::vector<runtime::DeviceInfo> devices = requireDevices("validate", isolation);
-  const std::vector<std::string> modelDevices = predictor.modelDevices();
-  for (const std::string& name : modelDevices) {
-    if (std::none_of(devices.begin(), devices.end(),
-                     [&](const runtime::DeviceInfo& d) { return d.name == name; })) {
-      std::string seen;
-      for (const runtime::DeviceInfo& d : devices) seen += (seen.empty() ? "" : ", ") + d.name;
-      throw UsageError("validate: " + modelPath + " decides between " + modelDevices[0] + " and " +
-                       modelDevices[1] + "; this machine has no " + name +
-                       " (its devices: " + seen + ")");
-    }
-  }
-  runtime::MeasureRequest request;
-  request.source = source;
-  request.buildFlags = openClBuildFlags(sourceOptions, input);
-  if (!kernel.empty()) request.kernels = {kernel};
-  request.gsizes = {gsize};
-  request.wgsize = static_cast<size_t>(wgsize);
-  std::vector<runtime::KernelResult> results;
-  std::string untimed;  // kernels no device ran to the end
-  runtime::measureIsolated(request, devices.size(), isolation,
-                           [&](const runtime::KernelResult& r) { results.push_back(r); });
-
-  for (const runtime::KernelResult& result : results) {
-    const std::optional<runtime::LaunchSizes> sizes = runtime::launchSizesOf(result);
-    if (!sizes) {  // no device got as far as a payload: nothing to predict for
-      throw runtime::RuntimeError("validate: " + input + ":" + result.kernel +
-                                  " did not run on any device (" + runtime::statusesOf(result) +
-                                  ")");
-    }
-    const uint64_t transfer = sizes->transfer;
-    const size_t used = sizes->wgsize;
-    const api::Decision prediction =
-        predictor.predict(source, input, result.kernel, static_cast<double>(transfer),
-                          static_cast<double>(used), sourceOptions);
-    const std::string predicted =
-        modelDevices.empty() ? prediction.deviceType : prediction.modelDevice;
-    const runtime::DeviceVerdict verdict =
-        modelDevices.empty()
-            ? runtime::judgeDeviceChoice(devices, result, prediction.deviceType)
-            : runtime::judgeNamedDeviceChoice(devices, result, predicted, modelDevices);
-    if (!runtime::anyTimings(result)) {
-      untimed += (untimed.empty() ? "" : ", ") + result.kernel;
-    }
-    if (vm.count("json")) {
-      nlohmann::json deviceRows = nlohmann::json::array();
-      for (size_t i = 0; i < devices.size(); ++i) {
-        const runtime::Measurement& m = result.devices[i];
-        nlohmann::json row = {{"index", devices[i].index},
-                              {"name", devices[i].name},
-                              {"type", devices[i].type},
-                              {"status", runtime::statusName(m.status)},
-                              {"message", m.message}};
-        row["ms"] = m.hasTimings() ? nlohmann::json(runtime::totalMs(m)) : nlohmann::json(nullptr);
-        deviceRows.push_back(row);
-      }
-      nlohmann::json out = {{"file", input},
-                            {"kernel", result.kernel},
-                            {"gsize", gsize},
-                            {"wgsize", used},
-                            {"transfer", transfer},
-                            {"predicted", predicted},
-                            {"probability", prediction.probability},
-                            {"devices", deviceRows},
-                            {"fastest", verdict.fastest},
-                            {"note", verdict.note}};
-      out["correct"] = verdict.correct ? nlohmann::json(*verdict.correct) : nlohmann::json(nullptr);
-      out["of_oracle"] =
-          verdict.ofOracle ? nlohmann::json(*verdict.ofOracle) : nlohmann::json(nullptr);
-      std::cout << out.dump() << "\n";
-      continue;
-    }
-    std::printf("%s:%s  gsize %zu, transfer %llu bytes, wgsize %zu\n", input.c_str(),
-                result.kernel.c_str(), gsize, static_cast<unsigned long long>(transfer), used);
-    std::printf("  predicted  %s (probability %.2f)\n", predicted.c_str(), prediction.probability);
-    for (size_t i = 0; i < devices.size(); ++i) {
-      const runtime::Measurement& m = result.devices[i];
-      if (m.hasTimings()) {
-        std::printf("  dev%d %-4s %s: %.3f ms, %s\n", devices[i].index, devices[i].type.c_str(),
-                    devices[i].name.c_str(), runtime::totalMs(m),
-                    runtime::statusName(m.status).c_str());
-      } else {
-        // Untimed: say why (the message's first line; a build log can be long).
-        const std::string why = m.message.substr(0, m.message.find('\n'));
-        std::printf("  dev%d %-4s %s: %s%s%s\n", devices[i].index, devices[i].type.c_str(),
-                    devices[i].name.c_str(), runtime::statusName(m.status).c_str(),
-                    why.empty() ? "" : " - ", why.c_str());
-      }
-    }
-    if (verdict.correct) {
-      std::printf("  verdict    %s: %.0f%% of the oracle's speed%s%s\n",
-                  *verdict.correct ? "correct" : "wrong", 100 * *verdict.ofOracle,
-                  verdict.note.empty() ? "" : "; ", verdict.note.c_str());
-    } else {
-      std::printf("  verdict    %s%s%s\n", verdict.note.c_str(),
-                  verdict.fastest.empty() ? "" : " (fastest measured: ",
-                  verdict.fastest.empty() ? "" : (verdict.fastest + ")").c_str());
-    }
-  }
-  if (!untimed.empty()) {  // nothing to validate the prediction against: a failure, not a pass
-    throw runtime::RuntimeError("validate: " + input + ": no device ran " + untimed +
-                                " to the end (see the statuses above)");
-  }
+  const std::string missing = api::missingModelDevice(modelPath, predictor.modelDevices(), devices);
+  if (!missing.empty()) throw UsageError(missing);
+  const api::DeviceValidationLaunch launch{input,
+                                           source,
+                                           kernel,
+                                           gsize,
+                                           static_cast<size_t>(wgsize),
+                                           openClBuildFlags(sourceOptions, input),
+                                           sourceOptions};
+  const bool json = vm.count("json") != 0;
+  api::validateDevices(predictor, launch, devices, isolation, [&](const api::DeviceValidation& v) {
+    std::cout << (json ? api::deviceValidationJson(v, launch, devices) + "\n"
+                       : api::deviceValidationText(v, launch, devices));
+  });
   return kExitOk;
 }
 

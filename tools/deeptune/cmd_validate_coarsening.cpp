@@ -1,17 +1,14 @@
 // deeptune validate --task coarsening: predict a kernel's coarsening factor, then run every factor
 // on each device and report the predicted factor's speedup against the best one.
-#include <nlohmann/json.hpp>
-
-#include <cstdio>
 #include <iostream>
 
 #include "api/coarsening_runs.hpp"
+#include "api/factor_validation.hpp"
 #include "api/predictor.hpp"
 #include "data/text_check.hpp"
 #include "rewriter/normalizer.hpp"
 #include "runtime/isolation.hpp"
 #include "runtime/runtime_error.hpp"
-#include "runtime/verdict.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/measure_output.hpp"
 #include "tools/deeptune/worker_command.hpp"
@@ -76,84 +73,20 @@ int runValidateCoarsening(const Args& args) {
 
   const runtime::IsolationOptions isolation = workerIsolation(timeout);
   const std::vector<runtime::DeviceInfo> devices = requireDevices("validate", isolation);
-  api::FactorLaunch launch;
-  launch.gsize = gsize;
-  launch.wgsize = static_cast<size_t>(wgsize);
-  launch.runs = runs;
-  launch.buildFlags = openClBuildFlags(sourceOptions, input);
+  const api::FactorLaunch launch{gsize, static_cast<size_t>(wgsize), runs, 204,
+                                 openClBuildFlags(sourceOptions, input)};
   std::string refusal;
-  const std::vector<runtime::FactorRun> results = api::runFactors(
+  std::vector<runtime::FactorRun> results = api::runFactors(
       rewriter::Normalizer(), source, input, prediction.kernel, {1, 2, 4, 8, 16, 32}, sourceOptions,
       launch, devices.size(), isolation, [](size_t) { return true; }, refusal);
   if (results.empty()) {  // the transform refuses the kernel: nothing but factor 1 exists
     throw UsageError(refusal);
   }
-  const size_t predicted = static_cast<size_t>(prediction.factor);
-
-  bool judged = false;
-  nlohmann::json deviceRows = nlohmann::json::array();
-  if (!vm.count("json")) {
-    std::printf("%s:%s  gsize %zu\n", input.c_str(), prediction.kernel.c_str(), gsize);
-    std::printf("  predicted  factor %zu (probability %.2f, %s)\n", predicted,
-                prediction.probability, modelPath.c_str());
-  }
-  for (size_t d = 0; d < devices.size(); ++d) {
-    const runtime::FactorVerdict v = runtime::judgeFactor(results, d, predicted);
-    judged = judged || v.speedup.has_value();
-    if (vm.count("json")) {
-      nlohmann::json factors = nlohmann::json::array();
-      for (size_t i = 0; i < results.size(); ++i) {
-        const runtime::FactorRun& run = results[i];
-        factors.push_back(
-            {{"factor", run.factor},
-             {"status", run.refusal.empty() ? runtime::statusName(run.devices[d].status)
-                                            : std::string("REFUSED")},
-             {"kernel_ns", v.ns[i] ? nlohmann::json(*v.ns[i]) : nlohmann::json(nullptr)}});
-      }
-      nlohmann::json row = {{"index", devices[d].index},
-                            {"name", devices[d].name},
-                            {"type", devices[d].type},
-                            {"factors", factors},
-                            {"note", v.note}};
-      row["best_factor"] = v.best ? nlohmann::json(*v.best) : nlohmann::json(nullptr);
-      row["speedup"] = v.speedup ? nlohmann::json(*v.speedup) : nlohmann::json(nullptr);
-      row["of_oracle"] = v.ofOracle ? nlohmann::json(*v.ofOracle) : nlohmann::json(nullptr);
-      deviceRows.push_back(row);
-      continue;
-    }
-    std::string times;
-    for (size_t i = 0; i < results.size(); ++i) {
-      char text[64];
-      if (v.ns[i]) {
-        std::snprintf(text, sizeof text, "%zu: %.3f ms", results[i].factor, *v.ns[i] / 1e6);
-      } else {
-        std::snprintf(text, sizeof text, "%zu: %s", results[i].factor,
-                      results[i].refusal.empty()
-                          ? runtime::statusName(results[i].devices[d].status).c_str()
-                          : "REFUSED");
-      }
-      times += (times.empty() ? "" : ", ") + std::string(text);
-    }
-    std::printf("  dev%d %-4s %s: %s\n", devices[d].index, devices[d].type.c_str(),
-                devices[d].name.c_str(), times.c_str());
-    if (v.speedup) {
-      std::printf(
-          "    verdict  factor %zu: %.2fx over factor 1, %.0f%% of the best factor's (%zu)"
-          "%s%s\n",
-          predicted, *v.speedup, 100 * *v.ofOracle, *v.best, v.note.empty() ? "" : "; ",
-          v.note.c_str());
-    } else {
-      std::printf("    verdict  %s\n", v.note.c_str());
-    }
-  }
-  if (vm.count("json")) {
-    const nlohmann::json out = {{"file", input},          {"kernel", prediction.kernel},
-                                {"gsize", gsize},         {"model", modelPath},
-                                {"predicted", predicted}, {"probability", prediction.probability},
-                                {"devices", deviceRows}};
-    std::cout << out.dump() << "\n";
-  }
-  if (!judged) {  // nothing to validate the prediction against: a failure, not a pass
+  const api::FactorValidation validation =
+      api::judgeFactors(input, modelPath, gsize, prediction, std::move(results), devices.size());
+  std::cout << (vm.count("json") ? api::factorValidationJson(validation, devices) + "\n"
+                                 : api::factorValidationText(validation, devices));
+  if (!validation.judged()) {  // nothing to validate the prediction against: a failure, not a pass
     throw runtime::RuntimeError("validate: " + input + ": no device timed " + prediction.kernel +
                                 " at factor 1 (see the statuses above)");
   }

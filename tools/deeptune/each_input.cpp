@@ -20,11 +20,13 @@
 namespace deeptune::cli {
 
 int exitCodeOf(const std::exception& error) {
+#ifdef DEEPTUNE_WITH_REWRITER
+  // The rewriter's own setup failing (its PCH cannot be built) is a runtime failure.
+  const auto* rewrite = dynamic_cast<const rewriter::RewriteError*>(&error);
+  if (rewrite != nullptr) return rewrite->aboutInput() ? kExitBadInput : kExitFailure;
+#endif
   const bool badInput = dynamic_cast<const UsageError*>(&error) != nullptr ||
                         dynamic_cast<const po::error*>(&error) != nullptr ||
-#ifdef DEEPTUNE_WITH_REWRITER
-                        dynamic_cast<const rewriter::RewriteError*>(&error) != nullptr ||
-#endif
 #ifndef DEEPTUNE_LEAN
                         dynamic_cast<const tokenizer::VocabError*>(&error) != nullptr ||
 #endif

@@ -1,10 +1,11 @@
 // What `measure` and `validate` share: limits of their run options, comma lists of sizes, the
-// check that no input is given twice, what a resumed output kept.
+// check that no input is given twice, what a resumed output kept, progress lines.
 #include "tools/deeptune/measure_output.hpp"
 
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -14,6 +15,7 @@
 #include "data/resumable_csv.hpp"
 #include "data/text_split.hpp"
 #include "tools/deeptune/cli_common.hpp"
+#include "tools/deeptune/progress.hpp"
 
 namespace deeptune::cli {
 
@@ -78,6 +80,15 @@ void reportResumed(const data::ResumableCsv& writer, const std::string& output) 
     std::cerr << "measure: resuming " << output << ": " << writer.kept()
               << " rows kept, not measured again\n";
   }
+}
+
+std::string progressPrefix(size_t index, size_t count, double elapsed) {
+  const double eta =
+      elapsed / static_cast<double>(index + 1) * static_cast<double>(count - index - 1);
+  char line[160];
+  std::snprintf(line, sizeof line, "measure: [%zu/%zu] %s, ETA %s: ", index + 1, count,
+                formatDuration(elapsed).c_str(), formatDuration(eta).c_str());
+  return line;
 }
 
 }  // namespace deeptune::cli

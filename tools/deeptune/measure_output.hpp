@@ -1,5 +1,5 @@
 // What `measure` and `validate` share: limits of their run options, comma lists of sizes, the
-// check that no input is given twice, what a resumed output kept.
+// check that no input is given twice, what a resumed output kept, progress lines.
 #pragma once
 
 #include <string>
@@ -29,5 +29,8 @@ void checkDistinctFiles(const std::vector<std::string>& files);
 /// Says on stderr what the writer of `output` found: rows kept from an earlier run, and the
 /// bytes of a row an interrupted run left incomplete (cut off, measured again).
 void reportResumed(const data::ResumableCsv& writer, const std::string& output);
+
+/// "measure: [J/N] ELAPSED, ETA T: " after job `index` (from 0) of `count`, `elapsed` seconds in.
+std::string progressPrefix(size_t index, size_t count, double elapsed);
 
 }  // namespace deeptune::cli

@@ -1,21 +1,21 @@
 // DeepTune cross-validated with several seeds: the runs, their fold records and their ensemble.
-#include "evaluation/deeptune_runs.hpp"
+#include "training/deeptune_runs.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <mutex>
 
 #include "baselines/grewe_tree.hpp"
-#include "evaluation/boosted_trees.hpp"
+#include "model/boosted_trees.hpp"
 #include "evaluation/cross_validation.hpp"
-#include "evaluation/evaluation_error.hpp"
+#include "training/training_error.hpp"
 #include "model/compute_environment.hpp"
 
-namespace deeptune::evaluation {
+namespace deeptune::training {
 namespace {
 
 /// The runs' GPU probabilities of each row averaged, thresholded at 0.5 (see DeepTuneRuns).
-MethodPredictions ensembleOf(const std::vector<model::FoldTraining>& folds, size_t rowCount,
+evaluation::MethodPredictions ensembleOf(const std::vector<model::FoldTraining>& folds, size_t rowCount,
                              int runs) {
   std::vector<double> sum(rowCount, 0.0);
   std::vector<int> count(rowCount, 0);
@@ -25,9 +25,9 @@ MethodPredictions ensembleOf(const std::vector<model::FoldTraining>& folds, size
       ++count[fold.testRowIndices[i]];
     }
   }
-  MethodPredictions ensemble{"deeptune-ensemble", {}, "deeptune-ensemble"};
+  evaluation::MethodPredictions ensemble{"deeptune-ensemble", {}, "deeptune-ensemble"};
   for (size_t row = 0; row < rowCount; ++row) {
-    if (count[row] != runs) throw EvaluationError("ensemble: a row lacks a run's prediction");
+    if (count[row] != runs) throw TrainingError("ensemble: a row lacks a run's prediction");
     ensemble.devices.push_back(sum[row] / runs > 0.5 ? "GPU" : "CPU");
   }
   return ensemble;
@@ -49,12 +49,12 @@ FoldFeatures foldFeatures(const model::FoldTraining& fold, const std::vector<dat
                           bool tokenCounts) {
   if (fold.trainStates.size() != fold.trainRowIndices.size() ||
       fold.testStates.size() != fold.testRowIndices.size()) {
-    throw EvaluationError("state head: fold " + std::to_string(fold.fold + 1) +
+    throw TrainingError("state head: fold " + std::to_string(fold.fold + 1) +
                           " kept no language-model states");
   }
   if (tokenCounts && (fold.trainTokenCounts.size() != fold.trainStates.size() ||
                       fold.testTokenCounts.size() != fold.testStates.size())) {
-    throw EvaluationError("state head: fold " + std::to_string(fold.fold + 1) +
+    throw TrainingError("state head: fold " + std::to_string(fold.fold + 1) +
                           " kept no token counts");
   }
   const auto inputs = [tokenCounts](const std::vector<float>& state,
@@ -81,11 +81,11 @@ FoldFeatures foldFeatures(const model::FoldTraining& fold, const std::vector<dat
 /// One run's state head: per fold, `predictFold` (training features, labels, test features ->
 /// GPU probability of each test row) fitted and applied; each row's probability and device.
 template <typename PredictFold>
-MethodPredictions stateHeadOf(const std::vector<model::FoldTraining>& folds,
+evaluation::MethodPredictions stateHeadOf(const std::vector<model::FoldTraining>& folds,
                               const std::vector<data::DevmapRow>& rows, const std::string& name,
                               const std::string& group, const PredictFold& predictFold,
                               std::vector<double>& probabilities, bool tokenCounts = false) {
-  MethodPredictions head{name, std::vector<std::string>(rows.size()), group};
+  evaluation::MethodPredictions head{name, std::vector<std::string>(rows.size()), group};
   probabilities.assign(rows.size(), -1.0);
   for (const model::FoldTraining& fold : folds) {
     const FoldFeatures features = foldFeatures(fold, rows, tokenCounts);
@@ -97,7 +97,7 @@ MethodPredictions stateHeadOf(const std::vector<model::FoldTraining>& folds,
     }
   }
   for (const std::string& device : head.devices) {
-    if (device.empty()) throw EvaluationError(name + ": a row has no prediction");
+    if (device.empty()) throw TrainingError(name + ": a row has no prediction");
   }
   return head;
 }
@@ -124,11 +124,11 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
                                    const model::DeepTuneMethodOptions& options, int seeds,
                                    int workers, const StateHeads& heads,
                                    RunProgressCallback progress, model::FoldDoneCallback done,
-                                   const TrainingSubset& subset) {
+                                   const evaluation::TrainingSubset& subset) {
   if (seeds < 1 || workers < 1)
-    throw EvaluationError("DeepTune runs: seeds and workers must be >= 1");
+    throw TrainingError("DeepTune runs: seeds and workers must be >= 1");
   if ((heads.tree || heads.boosted || heads.boostedTokenCounts) && !options.keepStates) {
-    throw EvaluationError("DeepTune runs: state heads need the fold models' states kept");
+    throw TrainingError("DeepTune runs: state heads need the fold models' states kept");
   }
   std::vector<double> boostedSum(rows.size(), 0.0), countSum(rows.size(), 0.0);
   DeepTuneRuns result;
@@ -142,8 +142,8 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
         seeds == 1 ? "deeptune" : "deeptune-s" + std::to_string(runOptions.train.seed);
     std::mutex foldsMutex;
     std::vector<model::FoldTraining> runFolds;
-    const DevmapPredictor predictor =
-        withTrainingSubset(model::deeptunePredictor(
+    const evaluation::DevmapPredictor predictor =
+        evaluation::withTrainingSubset(model::deeptunePredictor(
                                rows, vocabulary, runOptions,
                                [&](int fold, const model::EpochProgress& epoch) {
                                  if (progress) progress(run, fold, epoch);
@@ -159,7 +159,7 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
                                }),
                            rows, subset);
     result.runs.push_back(
-        {name, crossValidate(rows.size(), foldOfRow, predictor, result.workers), "deeptune"});
+        {name, evaluation::crossValidate(rows.size(), foldOfRow, predictor, result.workers), "deeptune"});
     result.seeds.push_back(runOptions.train.seed);
     std::sort(
         runFolds.begin(), runFolds.end(),
@@ -173,9 +173,9 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
                                              "deeptune-tree", treeHeadFold, probabilities));
     }
     const auto boostedFold = [&](const FoldFeatures& features) {
-      BoostedTreeOptions boosted;
+      model::BoostedTreeOptions boosted;
       boosted.seed = runOptions.train.seed;
-      return boostedTreeProbabilities(features.train, features.labels, features.test, boosted);
+      return model::boostedTreeProbabilities(features.train, features.labels, features.test, boosted);
     };
     if (heads.boosted) {
       result.boostedHeads.push_back(stateHeadOf(runFolds, rows, headName("deeptune-boosted"),
@@ -198,7 +198,7 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
   }
   if (seeds > 1) result.ensemble = ensembleOf(result.folds, rows.size(), seeds);
   const auto averaged = [seeds](const std::string& name, const std::vector<double>& sums) {
-    MethodPredictions ensemble{name, {}, name};
+    evaluation::MethodPredictions ensemble{name, {}, name};
     for (double sum : sums) ensemble.devices.push_back(sum / seeds > 0.5 ? "GPU" : "CPU");
     return ensemble;
   };
@@ -211,4 +211,4 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
   return result;
 }
 
-}  // namespace deeptune::evaluation
+}  // namespace deeptune::training

@@ -11,33 +11,33 @@
 #include "model/devmap_deeptune.hpp"
 #include "tokenizer/vocabulary.hpp"
 
-namespace deeptune::evaluation {
+namespace deeptune::training {
 
 /// DeepTune cross-validated once per seed (see crossValidateDeepTune).
 struct DeepTuneRuns {
   /// One run per seed: named "deeptune" when there is one, else "deeptune-s<seed>"; group
   /// "deeptune".
-  std::vector<MethodPredictions> runs;
+  std::vector<evaluation::MethodPredictions> runs;
   std::vector<uint64_t> seeds;             ///< base seed of each run
   std::vector<model::FoldTraining> folds;  ///< every fold of every run, by run then fold
   /// With two runs or more: each row's GPU probability averaged over the runs, then thresholded
   /// at 0.5 (ties: CPU); named and grouped "deeptune-ensemble". Empty devices otherwise.
-  MethodPredictions ensemble;
+  evaluation::MethodPredictions ensemble;
   /// With StateHeads::tree, one per run: the tree head (a depth-5 tree on the run's
   /// language-model states and log2 transfer and wgsize, fitted per fold on the training rows),
   /// named "deeptune-tree" (or "deeptune-tree-s<seed>"), grouped "deeptune-tree".
-  std::vector<MethodPredictions> treeHeads;
-  /// With StateHeads::boosted, one per run: XGBoost's boosted trees (BoostedTreeOptions'
+  std::vector<evaluation::MethodPredictions> treeHeads;
+  /// With StateHeads::boosted, one per run: XGBoost's boosted trees (model::BoostedTreeOptions'
   /// defaults) on the same features, named "deeptune-boosted" (or "deeptune-boosted-s<seed>"),
   /// grouped "deeptune-boosted"; with two runs or more also their probabilities averaged,
   /// "deeptune-boosted-ensemble".
-  std::vector<MethodPredictions> boostedHeads;
-  MethodPredictions boostedEnsemble;
+  std::vector<evaluation::MethodPredictions> boostedHeads;
+  evaluation::MethodPredictions boostedEnsemble;
   /// With StateHeads::boostedTokenCounts, the same boosted trees with each row's token counts
   /// (model::tokenCounts) between the state and the launch inputs: "deeptune-boosted-tc" (or
   /// "-tc-s<seed>"), grouped "deeptune-boosted-tc", and "deeptune-boosted-tc-ensemble".
-  std::vector<MethodPredictions> boostedCountHeads;
-  MethodPredictions boostedCountEnsemble;
+  std::vector<evaluation::MethodPredictions> boostedCountHeads;
+  evaluation::MethodPredictions boostedCountEnsemble;
   int workers = 1;  ///< folds trained at once (see safeTrainingWorkers)
 };
 
@@ -55,12 +55,12 @@ struct StateHeads {
 /// not depend on `workers`; with a BLAS that is not safe for concurrent calls it uses one worker
 /// (safeTrainingWorkers). Callbacks
 /// come from the workers' threads. `subset` cuts each fold's training rows (learning curves).
-/// Throws EvaluationError on bad arguments or a failed fold.
+/// Throws TrainingError on bad arguments or a failed fold.
 using RunProgressCallback = std::function<void(int run, int fold, const model::EpochProgress&)>;
 DeepTuneRuns crossValidateDeepTune(
     const std::vector<data::DevmapRow>& rows, const std::vector<int>& foldOfRow,
     const tokenizer::Vocabulary& vocabulary, const model::DeepTuneMethodOptions& options, int seeds,
     int workers, const StateHeads& heads = {}, RunProgressCallback progress = {},
-    model::FoldDoneCallback done = {}, const TrainingSubset& subset = {});
+    model::FoldDoneCallback done = {}, const evaluation::TrainingSubset& subset = {});
 
-}  // namespace deeptune::evaluation
+}  // namespace deeptune::training

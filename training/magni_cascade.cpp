@@ -1,5 +1,5 @@
 // Magni et al.'s thread-coarsening baseline: a cascade of "coarsen further?" binary decisions.
-#include "baselines/magni_cascade.hpp"
+#include "training/magni_cascade.hpp"
 
 #include <torch/torch.h>
 
@@ -8,7 +8,7 @@
 
 #include "model/initialization_lock.hpp"
 
-namespace deeptune::baselines {
+namespace deeptune::training {
 namespace {
 
 constexpr int kEpochs = 300;
@@ -34,12 +34,12 @@ struct MagniCascade::Impl {
   }
 };
 
-MagniCascade::MagniCascade(const std::vector<model::CoarseningKernel>& training, int hiddenUnits,
+MagniCascade::MagniCascade(const std::vector<data::CoarseningKernel>& training, int hiddenUnits,
                            uint64_t seed)
     : impl_(std::make_unique<Impl>()) {
   std::vector<torch::Tensor> rows;
   std::vector<float> labels;
-  for (const model::CoarseningKernel& kernel : training) {
+  for (const data::CoarseningKernel& kernel : training) {
     for (const auto& [factor, pca] : kernel.pca) {
       if (factor > kernel.bestFactor) break;
       rows.push_back(featureRow(pca));
@@ -70,7 +70,7 @@ MagniCascade::~MagniCascade() = default;
 MagniCascade::MagniCascade(MagniCascade&&) noexcept = default;
 MagniCascade& MagniCascade::operator=(MagniCascade&&) noexcept = default;
 
-int MagniCascade::predict(const model::CoarseningKernel& kernel) const {
+int MagniCascade::predict(const data::CoarseningKernel& kernel) const {
   int factor = kernel.pca.empty() ? 1 : kernel.pca.begin()->first;
   for (const auto& [measured, pca] : kernel.pca) {
     factor = measured;
@@ -84,14 +84,14 @@ const std::vector<int>& magniHiddenSizes() {
   return sizes;
 }
 
-int predictWithMagni(const std::vector<model::CoarseningKernel>& training,
-                     const model::CoarseningKernel& heldOut, uint64_t seed) {
+int predictWithMagni(const std::vector<data::CoarseningKernel>& training,
+                     const data::CoarseningKernel& heldOut, uint64_t seed) {
   int bestSize = magniHiddenSizes().front();
   double bestMean = -1;
   for (int size : magniHiddenSizes()) {
     double sum = 0;
     for (size_t inner = 0; inner < training.size(); ++inner) {
-      std::vector<model::CoarseningKernel> rest = training;
+      std::vector<data::CoarseningKernel> rest = training;
       rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(inner));
       sum +=
           training[inner].speedup(MagniCascade(rest, size, seed + inner).predict(training[inner]));
@@ -104,4 +104,4 @@ int predictWithMagni(const std::vector<model::CoarseningKernel>& training,
   return MagniCascade(training, bestSize, seed).predict(heldOut);
 }
 
-}  // namespace deeptune::baselines
+}  // namespace deeptune::training

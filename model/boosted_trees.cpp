@@ -1,5 +1,5 @@
 // Boosted trees through XGBoost's C API: matrices, booster settings, rounds, prediction.
-#include "evaluation/boosted_trees.hpp"
+#include "model/boosted_trees.hpp"
 
 #include <xgboost/c_api.h>
 #include <nlohmann/json.hpp>
@@ -8,15 +8,14 @@
 #include <memory>
 #include <string>
 
-#include "evaluation/evaluation_error.hpp"
 #include "model/model_error.hpp"
 
-namespace deeptune::evaluation {
+namespace deeptune::model {
 namespace {
 
 void check(int status, const char* what) {
   if (status != 0) {
-    throw EvaluationError(std::string("boosted trees: ") + what + ": " + XGBGetLastError());
+    throw ModelError(std::string("boosted trees: ") + what + ": " + XGBGetLastError());
   }
 }
 
@@ -34,7 +33,7 @@ Matrix denseMatrix(const std::vector<std::vector<float>>& rows, size_t width) {
   std::vector<float> flat;
   flat.reserve(rows.size() * width);
   for (const auto& row : rows) {
-    if (row.size() != width) throw EvaluationError("boosted trees: rows of different widths");
+    if (row.size() != width) throw ModelError("boosted trees: rows of different widths");
     flat.insert(flat.end(), row.begin(), row.end());
   }
   DMatrixHandle handle = nullptr;
@@ -46,11 +45,11 @@ Matrix denseMatrix(const std::vector<std::vector<float>>& rows, size_t width) {
 Booster fitBooster(const std::vector<std::vector<float>>& train, const std::vector<int>& labels,
                    const BoostedTreeOptions& options) {
   if (train.empty() || train.size() != labels.size()) {
-    throw EvaluationError("boosted trees: " + std::to_string(train.size()) + " rows and " +
+    throw ModelError("boosted trees: " + std::to_string(train.size()) + " rows and " +
                           std::to_string(labels.size()) + " labels");
   }
   if (options.rounds < 1 || options.maxDepth < 1 || !(options.learningRate > 0)) {
-    throw EvaluationError("boosted trees: rounds, depth and learning rate must be positive");
+    throw ModelError("boosted trees: rounds, depth and learning rate must be positive");
   }
   const size_t width = train.front().size();
   const Matrix trainMatrix = denseMatrix(train, width);
@@ -90,11 +89,11 @@ std::vector<double> boostedTreeProbabilities(const std::vector<std::vector<float
   bst_ulong count = 0;
   const float* result = nullptr;
   check(XGBoosterPredict(booster.get(), testMatrix.get(), 0, 0, 0, &count, &result), "prediction");
-  if (count != test.size()) throw EvaluationError("boosted trees: prediction count mismatch");
+  if (count != test.size()) throw ModelError("boosted trees: prediction count mismatch");
   return std::vector<double>(result, result + count);
 }
 
-model::BoostedTreeHead fitBoostedTreeHead(const std::vector<std::vector<float>>& train,
+BoostedTreeHead fitBoostedTreeHead(const std::vector<std::vector<float>>& train,
                                           const std::vector<int>& labels,
                                           const BoostedTreeOptions& options) {
   const Booster booster = fitBooster(train, labels, options);
@@ -103,7 +102,7 @@ model::BoostedTreeHead fitBoostedTreeHead(const std::vector<std::vector<float>>&
   check(XGBoosterSaveModelToBuffer(booster.get(), R"({"format": "json"})", &length, &buffer),
         "export");
   const nlohmann::json saved = nlohmann::json::parse(buffer, buffer + length, nullptr, false);
-  model::BoostedTreeHead head;
+  BoostedTreeHead head;
   head.features = static_cast<int>(train.front().size());
   try {
     const nlohmann::json& learner = saved.at("learner");
@@ -111,7 +110,7 @@ model::BoostedTreeHead fitBoostedTreeHead(const std::vector<std::vector<float>>&
     const double base =
         std::stod(learner.at("learner_model_param").at("base_score").get<std::string>());
     if (!(base > 0.0 && base < 1.0))
-      throw EvaluationError("boosted trees: base score outside (0, 1)");
+      throw ModelError("boosted trees: base score outside (0, 1)");
     head.baseMargin = std::log(base / (1.0 - base));
     for (const nlohmann::json& tree : learner.at("gradient_booster").at("model").at("trees")) {
       const auto left = tree.at("left_children").get<std::vector<int32_t>>();
@@ -119,7 +118,7 @@ model::BoostedTreeHead fitBoostedTreeHead(const std::vector<std::vector<float>>&
       const auto feature = tree.at("split_indices").get<std::vector<int32_t>>();
       const auto value = tree.at("split_conditions").get<std::vector<float>>();
       const auto defaultLeft = tree.at("default_left").get<std::vector<int>>();
-      std::vector<model::TreeNode> nodes(left.size());
+      std::vector<TreeNode> nodes(left.size());
       for (size_t n = 0; n < nodes.size(); ++n) {
         const bool leaf = left.at(n) == -1;
         nodes[n] = {leaf ? -1 : feature.at(n), value.at(n), left[n], right.at(n),
@@ -128,16 +127,16 @@ model::BoostedTreeHead fitBoostedTreeHead(const std::vector<std::vector<float>>&
       head.trees.push_back(std::move(nodes));
     }
   } catch (const nlohmann::json::exception& e) {
-    throw EvaluationError(std::string("boosted trees: unexpected saved model: ") + e.what());
+    throw ModelError(std::string("boosted trees: unexpected saved model: ") + e.what());
   } catch (const std::logic_error& e) {  // std::stod
-    throw EvaluationError(std::string("boosted trees: unexpected base score: ") + e.what());
+    throw ModelError(std::string("boosted trees: unexpected base score: ") + e.what());
   }
   try {
-    model::checkBoostedTreeHead(head);
-  } catch (const model::ModelError& e) {
-    throw EvaluationError(std::string("boosted trees: exported trees refused: ") + e.what());
+    checkBoostedTreeHead(head);
+  } catch (const ModelError& e) {
+    throw ModelError(std::string("boosted trees: exported trees refused: ") + e.what());
   }
   return head;
 }
 
-}  // namespace deeptune::evaluation
+}  // namespace deeptune::model

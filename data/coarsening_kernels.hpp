@@ -8,13 +8,13 @@
 
 #include "data/datasets.hpp"
 
-namespace deeptune::model {
+namespace deeptune::data {
 
 /// The coarsening factors, in label order: 1, 2, 4, 8, 16, 32.
 const std::vector<int>& coarseningFactors();
 
 /// The devices (runtime columns) measured in `rows`, sorted.
-std::vector<std::string> coarseningDevices(const std::vector<data::CoarseningRow>& rows);
+std::vector<std::string> coarseningDevices(const std::vector<CoarseningRow>& rows);
 
 /// One kernel of a coarsening data set on one device.
 struct CoarseningKernel {
@@ -31,8 +31,8 @@ struct CoarseningKernel {
 };
 
 /// The kernels of `rows` measured on `device`, in order of first appearance (a kernel with no
-/// runtime on it is left out). Throws ModelError naming the device if none is measured there.
-std::vector<CoarseningKernel> coarseningKernels(const std::vector<data::CoarseningRow>& rows,
+/// runtime on it is left out). Throws DataError naming the device if none is measured there.
+std::vector<CoarseningKernel> coarseningKernels(const std::vector<CoarseningRow>& rows,
                                                 const std::string& device);
 
-}  // namespace deeptune::model
+}  // namespace deeptune::data

@@ -1,20 +1,20 @@
-// Thread-coarsening data per device: kernels, their measured factors, speedups and baselines.
-#include "model/coarsening_kernels.hpp"
+// Thread-coarsening data per device: kernels, their measured factors and speedups.
+#include "data/coarsening_kernels.hpp"
 
 #include <algorithm>
 #include <iterator>
 #include <set>
 
-#include "model/model_error.hpp"
+#include "data/data_error.hpp"
 
-namespace deeptune::model {
+namespace deeptune::data {
 
 const std::vector<int>& coarseningFactors() {
   static const std::vector<int> factors = {1, 2, 4, 8, 16, 32};
   return factors;
 }
 
-std::vector<std::string> coarseningDevices(const std::vector<data::CoarseningRow>& rows) {
+std::vector<std::string> coarseningDevices(const std::vector<CoarseningRow>& rows) {
   std::set<std::string> devices;
   for (const auto& row : rows) {
     for (const auto& [device, runtime] : row.runtimeNs) devices.insert(device);
@@ -24,14 +24,14 @@ std::vector<std::string> coarseningDevices(const std::vector<data::CoarseningRow
 
 double CoarseningKernel::speedup(int factor) const {
   if (runtimeNs.empty() || runtimeNs.count(1) == 0) {
-    throw ModelError("kernel '" + kernel + "' has no runtime at factor 1");
+    throw DataError("kernel '" + kernel + "' has no runtime at factor 1");
   }
   auto measured = runtimeNs.upper_bound(factor);  // first factor above the prediction
   if (measured != runtimeNs.begin()) --measured;  // the largest measured one not above it
   return runtimeNs.at(1) / measured->second;
 }
 
-std::vector<CoarseningKernel> coarseningKernels(const std::vector<data::CoarseningRow>& rows,
+std::vector<CoarseningKernel> coarseningKernels(const std::vector<CoarseningRow>& rows,
                                                 const std::string& device) {
   std::vector<CoarseningKernel> kernels;
   for (const auto& row : rows) {
@@ -50,7 +50,7 @@ std::vector<CoarseningKernel> coarseningKernels(const std::vector<data::Coarseni
   kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
                                [](const CoarseningKernel& k) { return k.runtimeNs.empty(); }),
                 kernels.end());
-  if (kernels.empty()) throw ModelError("no kernel has a runtime on device '" + device + "'");
+  if (kernels.empty()) throw DataError("no kernel has a runtime on device '" + device + "'");
   for (CoarseningKernel& kernel : kernels) {
     kernel.bestFactor =
         std::min_element(kernel.runtimeNs.begin(), kernel.runtimeNs.end(),
@@ -60,4 +60,4 @@ std::vector<CoarseningKernel> coarseningKernels(const std::vector<data::Coarseni
   return kernels;
 }
 
-}  // namespace deeptune::model
+}  // namespace deeptune::data

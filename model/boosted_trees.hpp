@@ -6,7 +6,7 @@
 
 #include "model/boosted_tree_head.hpp"
 
-namespace deeptune::evaluation {
+namespace deeptune::model {
 
 /// XGBoost settings; the defaults are the library's own for depth and learning rate, with 50
 /// rounds (chosen before any test fold was seen, not tuned).
@@ -19,7 +19,7 @@ struct BoostedTreeOptions {
 
 /// Fits boosted trees (binary logistic objective, one thread: the same model on every run) on
 /// `train` rows of equal width labelled 0/1 by `labels`, and returns the probability of label 1
-/// for each row of `test`. Throws EvaluationError on bad shapes or an XGBoost failure (its
+/// for each row of `test`. Throws ModelError on bad shapes or an XGBoost failure (its
 /// message).
 std::vector<double> boostedTreeProbabilities(const std::vector<std::vector<float>>& train,
                                              const std::vector<int>& labels,
@@ -27,9 +27,9 @@ std::vector<double> boostedTreeProbabilities(const std::vector<std::vector<float
                                              const BoostedTreeOptions& options = {});
 
 /// The same fit as boostedTreeProbabilities, returned as trees that predict without XGBoost
-/// (model::boostedTreeProbability gives XGBoost's probabilities, to float rounding).
-model::BoostedTreeHead fitBoostedTreeHead(const std::vector<std::vector<float>>& train,
+/// (boostedTreeProbability gives XGBoost's probabilities, to float rounding).
+BoostedTreeHead fitBoostedTreeHead(const std::vector<std::vector<float>>& train,
                                           const std::vector<int>& labels,
                                           const BoostedTreeOptions& options = {});
 
-}  // namespace deeptune::evaluation
+}  // namespace deeptune::model

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "evaluation/coarsening_prediction.hpp"
-#include "model/coarsening_kernels.hpp"
+#include "data/coarsening_kernels.hpp"
 #include "model/deeptune_model.hpp"
 #include "tokenizer/vocabulary.hpp"
 
-namespace deeptune::evaluation {
+namespace deeptune::training {
 
 struct CoarseningEvaluationOptions {
   std::vector<std::string> methods = {"static", "fixed", "magni", "deeptune", "deeptune-tl"};
@@ -39,21 +39,21 @@ struct CoarseningEvaluationOptions {
   int fallbackFolds = 0;
   /// Predictions of an interrupted evaluation with the same data and settings: a trained
   /// method's (device, method, run, kernel) found here is taken from it, not trained again.
-  const std::vector<CoarseningPrediction>* resumed = nullptr;
+  const std::vector<evaluation::CoarseningPrediction>* resumed = nullptr;
 };
 
 /// Called when one trained method (magni, deeptune, deeptune-tl) has predicted its held-out kernel
 /// (from a worker thread, one call at a time); `total` counts the trainings left to do.
 using CoarseningProgress =
-    std::function<void(const CoarseningPrediction&, size_t done, size_t total)>;
+    std::function<void(const evaluation::CoarseningPrediction&, size_t done, size_t total)>;
 
 /// Leave-one-kernel-out on each device's kernels (`kernelsByDevice[d]` belongs to `devices[d]`):
 /// each kernel is predicted by methods trained on the others only, one training row per kernel.
 /// Predictions come back in a fixed order (device, method, run, kernel) whatever `workers` is.
-std::vector<CoarseningPrediction> evaluateCoarsening(
+std::vector<evaluation::CoarseningPrediction> evaluateCoarsening(
     const std::vector<std::string>& devices,
-    const std::vector<std::vector<model::CoarseningKernel>>& kernelsByDevice,
+    const std::vector<std::vector<data::CoarseningKernel>>& kernelsByDevice,
     const tokenizer::Vocabulary& vocabulary, const CoarseningEvaluationOptions& options,
     const CoarseningProgress& progress = {});
 
-}  // namespace deeptune::evaluation
+}  // namespace deeptune::training

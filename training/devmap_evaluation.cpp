@@ -1,0 +1,168 @@
+// One device-mapping evaluation: every chosen method cross-validated under a protocol, and the
+// settings the report records.
+#include "training/devmap_evaluation.hpp"
+
+#include <cstdio>
+
+#include "evaluation/report_plots.hpp"
+#include "model/train_option_names.hpp"
+#include "model/boosted_trees.hpp"
+#include "model/compute_environment.hpp"
+#include "model/devmap_data.hpp"
+#include "training/boosted_references.hpp"
+
+namespace deeptune::training {
+namespace {
+
+/// The DeepTune settings line of the report.
+std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
+                             const DeepTuneRuns& runs, int requestedWorkers) {
+  std::string seeds;
+  for (uint64_t seed : runs.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(seed);
+  std::string variant;  // what differs from the paper's network and training
+  if (options.auxScale != "raw") variant += ", " + options.auxScale + " aux inputs";
+  if (options.pooling != "last") variant += ", " + options.pooling + " pooling";
+  if (options.earlyStopping > 0) {
+    char fraction[32];
+    std::snprintf(fraction, sizeof fraction, "%.2f", options.earlyStopping);
+    variant += ", early stopping on " + std::string(fraction) + " of the training sources";
+  }
+  if (options.pretrainEpochs > 0) {
+    variant += ", next-token pretraining (" + std::to_string(options.pretrainEpochs) +
+               " epochs) on the fold's training sources";
+    if (!options.pretrainSources.empty()) {
+      variant += " and " + std::to_string(options.pretrainSources.size()) + " corpus kernels";
+    }
+  }
+  char line[512];
+  std::snprintf(
+      line, sizeof line,
+      "DeepTune: %d epochs, batches of %d (%s), last %d tokens%s, %s LSTM%s; seeds %s (fold f "
+      "adds f); %d workers (%d asked)",
+      options.train.epochs, options.train.batchSize,
+      model::batchingName(options.train.batching).c_str(), options.maxLength,
+      options.paperPadding ? ", paper padding" : "", model::lstmName(options.train.lstm).c_str(),
+      variant.c_str(), seeds.c_str(), runs.workers, requestedWorkers);
+  return line;
+}
+
+/// The heads' settings line of the report.
+std::string headSettings(const StateHeads& heads) {
+  const model::BoostedTreeOptions boosted;
+  return std::string("heads on each fold model's LSTM states and log2 transfer and wgsize, "
+                     "fitted on the fold's training rows: ") +
+         (heads.tree ? "deeptune-tree (a depth-5 tree, the Grewe tree's settings)" : "") +
+         (heads.tree && heads.boosted ? "; " : "") +
+         (heads.boosted ? "deeptune-boosted (XGBoost, " + std::to_string(boosted.rounds) +
+                              " rounds, depth " + std::to_string(boosted.maxDepth) +
+                              ", learning rate " +
+                              evaluation::formatNumber("%.1f", boosted.learningRate) +
+                              ", the run's seed)"
+                        : "") +
+         (heads.boostedTokenCounts
+              ? std::string(heads.tree || heads.boosted ? "; " : "") +
+                    "deeptune-boosted-tc (the same boosted trees with the row's token counts, "
+                    "of the fold model's vocabulary, between the states and the sizes)"
+              : "");
+}
+
+/// The report's first settings: program, machine, data, leakage rule, subset, starting model.
+std::vector<std::string> commonSettings(const DevmapEvaluationRequest& request,
+                                        const model::DeepTuneMethodOptions& deeptune) {
+  std::vector<std::string> settings;
+  settings.push_back(std::string("program: deeptune ") + DEEPTUNE_VERSION);
+  settings.push_back("machine: " + model::cpuDescription());
+  if (!request.devices.empty()) {
+    size_t ties = 0;
+    for (const data::DevmapRow& row : request.rows) ties += row.tie ? 1 : 0;
+    settings.push_back(
+        "measured devices: " + request.devices[0].name + " (" + request.devices[0].type +
+        ") in the CPU column, " + request.devices[1].name + " (" + request.devices[1].type +
+        ") in the GPU column; " + std::to_string(ties) + " of " +
+        std::to_string(request.rows.size()) +
+        " rows are ties (the two devices' 95% intervals overlap), counted right for every "
+        "method; Grewe's static counts estimated from the normalized source");
+  }
+  evaluation::DevmapProtocol seen = request.protocol;
+  seen.vocabularyPerFold = deeptune.vocabularyPerFold;
+  settings.push_back(seen.whatMethodsSaw());
+  const evaluation::TrainingSubset& subset = request.protocol.subset;
+  if (subset.kernels > 0) {
+    settings.push_back("learning curve: every method of a fold trained on " +
+                       std::to_string(subset.kernels) +
+                       " of its training sources (drawn with seed " + std::to_string(subset.seed) +
+                       " + fold)");
+  }
+  if (!deeptune.startFrom.empty()) {
+    settings.push_back(
+        "DeepTune fine-tuned from " + deeptune.startFrom + " (" +
+        (deeptune.startWhole ? "the whole network" : "its language model; fresh output layers") +
+        ", its vocabulary; embedding and LSTM frozen for " +
+        (deeptune.train.frozenEpochs < 0
+             ? std::string("every epoch")
+             : std::to_string(deeptune.train.frozenEpochs) + " epochs") +
+        "); that model's own training data is outside these folds' control");
+  }
+  return settings;
+}
+
+/// DeepTune's runs and heads as methods, and their settings in the context.
+void runDeepTune(const DevmapEvaluationRequest& request,
+                 const model::DeepTuneMethodOptions& deeptune,
+                 const DevmapEvaluationProgress& progress, DevmapEvaluation& result) {
+  std::string note;
+  const int usedWorkers = model::safeTrainingWorkers(request.workers, note);
+  if (!note.empty() && progress.warning) progress.warning(note);
+  const evaluation::DevmapProtocol& protocol = request.protocol;
+  const DeepTuneRuns runs = crossValidateDeepTune(
+      request.rows, protocol.foldOfRow,
+      request.fromVocabulary ? *request.fromVocabulary
+                             : model::devmapVocabulary(request.rows, request.dataName),
+      deeptune, request.seeds, usedWorkers, request.heads, progress.epoch, progress.fold,
+      protocol.subset);
+  const StateHeads& heads = request.heads;
+  auto& methods = result.methods;
+  methods.insert(methods.end(), runs.runs.begin(), runs.runs.end());
+  if (request.ensemble) methods.push_back(runs.ensemble);
+  methods.insert(methods.end(), runs.treeHeads.begin(), runs.treeHeads.end());
+  methods.insert(methods.end(), runs.boostedHeads.begin(), runs.boostedHeads.end());
+  if (request.ensemble && heads.boosted) methods.push_back(runs.boostedEnsemble);
+  methods.insert(methods.end(), runs.boostedCountHeads.begin(), runs.boostedCountHeads.end());
+  if (request.ensemble && heads.boostedTokenCounts) methods.push_back(runs.boostedCountEnsemble);
+  result.context.folds = runs.folds;
+  result.context.settings.push_back("BLAS: " + model::loadedBlas().description);
+  result.context.settings.push_back(deeptuneSettings(deeptune, runs, request.workers));
+  if (deeptune.keepStates) result.context.settings.push_back(headSettings(heads));
+}
+
+}  // namespace
+
+DevmapEvaluation evaluateDevmap(const DevmapEvaluationRequest& request,
+                                const DevmapEvaluationProgress& progress) {
+  model::DeepTuneMethodOptions deeptune = request.deeptune;
+  // The protocol's leakage rule, unless DeepTune starts from a model (its vocabulary is fixed).
+  deeptune.vocabularyPerFold = deeptune.startFrom.empty() && request.protocol.vocabularyPerFold;
+  std::vector<std::string> dataDevices;
+  for (const data::MeasuredDevice& device : request.devices) dataDevices.push_back(device.name);
+  deeptune.startWhole = !deeptune.startFrom.empty() && request.fromDevices == dataDevices;
+  deeptune.keepStates =
+      request.heads.tree || request.heads.boosted || request.heads.boostedTokenCounts;
+  deeptune.keepTokenCounts = request.heads.boostedTokenCounts;
+
+  DevmapEvaluation result;
+  result.context.protocol = request.protocol.description;
+  result.context.command = request.command;
+  result.context.settings = commonSettings(request, deeptune);
+  for (const std::string& method : request.methods) {
+    if (method == "deeptune") {
+      runDeepTune(request, deeptune, progress, result);
+    } else {
+      result.methods.push_back(evaluation::crossValidateMethod(
+          method, request.rows, request.protocol, referencePredictor(method, request.rows)));
+    }
+    if (progress.methodDone) progress.methodDone(method);
+  }
+  return result;
+}
+
+}  // namespace deeptune::training

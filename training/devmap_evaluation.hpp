@@ -1,0 +1,59 @@
+// One device-mapping evaluation, as `deeptune evaluate` runs it: every chosen method
+// cross-validated under a protocol, and the report's record of what was run.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "data/datasets.hpp"
+#include "data/measured_devmap.hpp"
+#include "evaluation/devmap_metrics.hpp"
+#include "evaluation/devmap_report.hpp"
+#include "evaluation/evaluation_plan.hpp"
+#include "model/devmap_deeptune.hpp"
+#include "tokenizer/vocabulary.hpp"
+#include "training/deeptune_runs.hpp"
+
+namespace deeptune::training {
+
+/// What to evaluate, and how DeepTune trains.
+struct DevmapEvaluationRequest {
+  std::vector<data::DevmapRow> rows;
+  std::vector<data::MeasuredDevice> devices;  ///< a measure CSV's two devices (else empty)
+  std::string dataName;                       ///< where the rows came from (names a vocabulary)
+  evaluation::DevmapProtocol protocol;        ///< its folds, subset and leakage rule
+  std::vector<std::string> methods;           ///< evaluation::devmapMethods() names
+  model::DeepTuneMethodOptions deeptune;  ///< vocabularyPerFold is taken from the protocol
+  int seeds = 1;                          ///< DeepTune runs
+  int workers = 2;                        ///< folds trained at once
+  bool ensemble = false;                  ///< also the runs' probabilities averaged
+  StateHeads heads;
+  /// With deeptune.startFrom: the starting model's vocabulary and the devices its labels name.
+  std::optional<tokenizer::Vocabulary> fromVocabulary;
+  std::vector<std::string> fromDevices;
+  std::string command;  ///< the command line, for the report
+};
+
+/// Calls during the evaluation (from worker threads for epoch and fold, one at a time).
+struct DevmapEvaluationProgress {
+  RunProgressCallback epoch;
+  model::FoldDoneCallback fold;
+  std::function<void(const std::string& method)> methodDone;
+  std::function<void(const std::string& warning)> warning;
+};
+
+/// Every method's predictions, and the report's context (protocol, command, settings, folds; the
+/// caller appends the wall time and writes the report).
+struct DevmapEvaluation {
+  std::vector<evaluation::MethodPredictions> methods;
+  evaluation::DevmapReportContext context;
+};
+
+/// Runs the request's methods in order. Throws TrainingError, evaluation::EvaluationError or the
+/// model module's ModelError.
+DevmapEvaluation evaluateDevmap(const DevmapEvaluationRequest& request,
+                                const DevmapEvaluationProgress& progress = {});
+
+}  // namespace deeptune::training

@@ -1,0 +1,189 @@
+// Training a model file, one call per task: the starting network, the ensemble's seeds, the
+// boosted-tree heads.
+#include "training/model_training.hpp"
+
+#include "model/boosted_trees.hpp"
+#include "model/coarsening_data.hpp"
+#include "model/compute_environment.hpp"
+#include "model/devmap_data.hpp"
+#include "training/training_error.hpp"
+
+namespace deeptune::training {
+namespace {
+
+/// The network every member of the ensemble starts as: the model fine-tuned whole when its
+/// labels mean the same devices; otherwise (and with kTransfer) a fresh network with the starting
+/// model's language model copied in, or a fresh one.
+class StartingNetwork {
+ public:
+  StartingNetwork(const TrainRequest& request, const model::ModelInfo& shape)
+      : request_(request),
+        whole_(request.start == StartKind::kFineTune &&
+               request.from->model.info().deviceNames == shape.deviceNames) {}
+
+  bool whole() const { return whole_; }
+
+  model::DeepTuneModel operator()(const model::ModelInfo& shape, uint64_t seed) const {
+    if (whole_) {
+      model::DeepTuneModel whole = model::DeepTuneModel::load(request_.from->path);
+      whole.info() = shape;
+      return whole;
+    }
+    model::DeepTuneModel fresh(shape, seed);
+    if (request_.start != StartKind::kScratch) fresh.transferLanguageModel(request_.from->model);
+    return fresh;
+  }
+
+ private:
+  const TrainRequest& request_;
+  bool whole_;
+};
+
+/// The model's metadata: its task, vocabulary, input shape and the devices its labels name.
+model::ModelInfo modelInfo(const TrainRequest& request, const tokenizer::Vocabulary& vocabulary) {
+  const bool fineTune = request.start == StartKind::kFineTune;
+  const model::ModelInfo* from = fineTune ? &request.from->model.info() : nullptr;
+  const int maxLength = from ? from->maxLength : request.maxLength;
+  const bool paperPadding = from ? from->paperPadding : request.paperPadding;
+  model::ModelInfo info = request.task == "devmap"
+                              ? model::devmapModelInfo(vocabulary, maxLength, paperPadding)
+                              : model::coarseningModelInfo(vocabulary, maxLength);
+  info.pooling = from ? from->pooling : request.pooling;
+  for (const data::MeasuredDevice& device : request.devices) {
+    info.deviceNames.push_back(device.name);
+    info.deviceTypes.push_back(device.type);
+  }
+  info.auxScale = from ? from->auxScale : request.auxScale;
+  return info;
+}
+
+tokenizer::Vocabulary vocabularyOf(const TrainRequest& request) {
+  if (request.start != StartKind::kScratch) {
+    return tokenizer::Vocabulary(request.from->model.info().vocabulary, request.from->path);
+  }
+  if (request.vocabulary) return *request.vocabulary;
+  return request.task == "devmap" ? model::devmapVocabulary(request.devmapRows, request.dataName)
+                                  : model::coarseningVocabulary(request.kernels, request.dataName);
+}
+
+/// Boosted trees on `network`'s pooled states of the training rows (and their token counts with
+/// `tokenCounts`) and log2 launch inputs.
+model::BoostedTreeHead fitHead(const model::DeepTuneModel& network,
+                               const std::vector<model::Example>& examples,
+                               const std::vector<data::DevmapRow>& rows, bool tokenCounts,
+                               uint64_t seed) {
+  const std::vector<std::vector<float>> states = network.languageModelStates(examples);
+  std::vector<std::vector<float>> features;
+  std::vector<int> labels;
+  model::BoostedTreeHead inputs;  // what the head will read
+  inputs.tokenCounts = tokenCounts;
+  for (size_t i = 0; i < examples.size(); ++i) {
+    features.push_back(model::headFeatures(inputs, states[i], examples[i].tokens,
+                                           network.info().vocabulary.size(),
+                                           {rows[i].transfer, static_cast<double>(rows[i].wgsize)}));
+    labels.push_back(examples[i].label);
+  }
+  model::BoostedTreeOptions treeOptions;
+  treeOptions.seed = seed;
+  model::BoostedTreeHead head = model::fitBoostedTreeHead(features, labels, treeOptions);
+  head.tokenCounts = tokenCounts;
+  return head;
+}
+
+}  // namespace
+
+void checkTrainRequest(const TrainRequest& request) {
+  const std::string& task = request.task;
+  if (task != "devmap" && task != "coarsening") {
+    throw TrainingError("train: unknown --task '" + task + "' (devmap or coarsening)");
+  }
+  if (request.auxScale != "raw" && (request.auxScale != "log2" || task != "devmap")) {
+    throw TrainingError("train: --aux-scale is raw or log2 (devmap only), not '" +
+                        request.auxScale + "'");
+  }
+  if (request.pooling != "last" && request.pooling != "mean") {
+    throw TrainingError("train: --pooling is last or mean, not '" + request.pooling + "'");
+  }
+  if ((request.boostedHead || request.boostedHeadCounts) && task != "devmap") {
+    throw TrainingError("train: --boosted-head is for devmap");
+  }
+  if (request.networks < 1 || request.networks > 64) {
+    throw TrainingError("train: --networks must be 1 to 64");
+  }
+  if (request.train.epochs < 1 || request.train.batchSize < 1 || request.maxLength < 1) {
+    throw TrainingError("train: --epochs, --batch-size and --max-length must be positive");
+  }
+  if (request.train.lstmThreads < 1 || request.train.lstmThreads > 256) {
+    throw TrainingError("train: --threads must be 1 to 256");
+  }
+  if (request.start != StartKind::kScratch && request.from == nullptr) {
+    throw TrainingError("train: a fine-tuning or transfer without a starting model");
+  }
+}
+
+StartingModel loadDevmapStartingModel(const std::string& path) {
+  StartingModel start{path, model::DeepTuneModel::load(path)};
+  if (start.model.info().task != "devmap") {
+    throw TrainingError("--from needs a devmap model: " + path);
+  }
+  return start;
+}
+
+void TrainedModel::save(const std::string& path) const {
+  const bool anyHead = !heads.empty();
+  if (networks.size() == 1 && !anyHead) {
+    networks.front().save(path);
+    return;
+  }
+  std::vector<const model::DeepTuneModel*> members;
+  for (const model::DeepTuneModel& member : networks) members.push_back(&member);
+  model::DeepTuneModel::saveEnsemble(path, members, heads);
+}
+
+TrainedModel trainModel(const TrainRequest& request, const TrainProgress& progress) {
+  checkTrainRequest(request);
+  const bool devmap = request.task == "devmap";
+  const std::string fingerprint = devmap ? model::devmapFingerprint(request.devmapRows)
+                                         : model::coarseningFingerprint(request.kernels);
+  const tokenizer::Vocabulary vocabulary = vocabularyOf(request);
+  const model::ModelInfo info = modelInfo(request, vocabulary);
+  const StartingNetwork startingNetwork(request, info);
+  model::DeepTuneModel network = startingNetwork(info, request.train.seed);
+  if (request.start != StartKind::kScratch) {
+    const model::ModelInfo& from = request.from->model.info();
+    network.info().transferredFrom =
+        request.from->path + " (" + from.task + " model, data " + from.dataFingerprint + "; " +
+        (startingNetwork.whole() ? "fine-tuned whole" : "language model copied") + ")";
+  }
+  const std::vector<model::Example> examples =
+      devmap ? model::devmapExamples(request.devmapRows, vocabulary, info.maxLength)
+             : model::coarseningExamples(request.kernels, vocabulary, info.maxLength);
+  network.info().dataFingerprint = fingerprint;
+  network.info().trainingRows = static_cast<int>(examples.size());
+  network.info().trainingCommand = request.command;
+  const model::ModelInfo network0Info = network.info();  // the others start as it did
+
+  model::setComputeThreads(1);  // the result does not depend on the core count (nor do the fast
+                                // LSTM's threads change it)
+  TrainedModel trained;
+  trained.examples = examples.size();
+  for (int n = 0; n < request.networks; ++n) {
+    model::TrainOptions options = request.train;
+    options.seed = request.train.seed + 1000 * static_cast<uint64_t>(n);
+    model::DeepTuneModel member =
+        n == 0 ? std::move(network) : startingNetwork(network0Info, options.seed);
+    trained.summaries.push_back(
+        member.train(examples, options, [&](const model::EpochProgress& p) {
+          if (progress.epoch) progress.epoch(n, p);
+        }));
+    if (progress.networkDone) progress.networkDone(n, trained.summaries.back());
+    if (request.boostedHead || request.boostedHeadCounts) {
+      trained.heads.push_back(fitHead(member, examples, request.devmapRows,
+                                      request.boostedHeadCounts, options.seed));
+    }
+    trained.networks.push_back(std::move(member));
+  }
+  return trained;
+}
+
+}  // namespace deeptune::training
