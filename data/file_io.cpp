@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <random>
 
 #include "data/data_error.hpp"
@@ -307,6 +308,21 @@ void writeStandardOutput(std::string_view content) {
   if (wrote != content.size() || std::fflush(stdout) != 0 || std::ferror(stdout)) {
     throw OutputError(std::string("standard output: write failed: ") + reason(errno));
   }
+}
+
+std::vector<std::string> readSourceFolder(const std::string& folder, const std::string& extension) {
+  std::error_code error;
+  std::vector<std::filesystem::path> files;
+  for (std::filesystem::directory_iterator it(folder, error), end; !error && it != end;
+       it.increment(error)) {
+    if (it->path().extension() == extension && it->is_regular_file()) files.push_back(it->path());
+  }
+  if (error) throw DataError(folder + ": " + error.message());
+  if (files.empty()) throw DataError(folder + " has no " + extension + " file");
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> sources;
+  for (const auto& file : files) sources.push_back(readFileBytes(file.string(), kMaxSourceBytes));
+  return sources;
 }
 
 }  // namespace deeptune::data

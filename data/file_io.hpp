@@ -29,6 +29,11 @@ class OutputError : public std::runtime_error {
 /// reading and again while reading, for a file that grows).
 std::string readFileBytes(const std::string& path, size_t limit);
 
+/// Every regular file of `folder` whose name ends in `extension` (e.g. ".cl"), sorted by name, each
+/// read within kMaxSourceBytes. Throws DataError (without a position) naming the folder when it
+/// cannot be listed or holds no such file, and readFileBytes' DataError for a file.
+std::vector<std::string> readSourceFolder(const std::string& folder, const std::string& extension);
+
 /// The rest of the open regular file `fd` (from its current offset), at most `limit` bytes; throws
 /// DataError (PATH:1:1) naming `path` if it is larger or cannot be read.
 std::string readOpenFile(int fd, const std::string& path, size_t limit);

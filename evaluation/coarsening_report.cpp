@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <numeric>
 #include <tuple>
 
@@ -344,6 +345,24 @@ void writeCoarseningReport(const std::string& dir,
   writeReportFile(folder / "speedup_per_device.svg", perDeviceSvg(scores, methods));
   writeReportFile(folder / "speedup_per_kernel.svg", perKernelSvg(outcomes, methods));
   writeReportFile(folder / "summary.md", md);
+}
+
+std::string coarseningScoreTable(const std::vector<CoarseningScores>& scores) {
+  std::set<std::string> devices;
+  for (const CoarseningScores& s : scores) {
+    if (s.device != "all") devices.insert(s.device);
+  }
+  const std::string deviceCount =
+      std::to_string(devices.size()) + (devices.size() == 1 ? " device" : " devices");
+  std::string text;
+  for (const CoarseningScores& s : scores) {
+    if (s.device != "all") continue;
+    char line[300];
+    std::snprintf(line, sizeof line, "%-12s mean speedup %.3fx over %s (%.1f%% of the oracle)\n",
+                  s.method.c_str(), s.mean(), deviceCount.c_str(), 100 * s.ofOracle());
+    text += line;
+  }
+  return text;
 }
 
 }  // namespace deeptune::evaluation

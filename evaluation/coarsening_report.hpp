@@ -43,4 +43,8 @@ void writeCoarseningReport(const std::string& dir,
                            const std::vector<CoarseningPrediction>& predictions,
                            const CoarseningReportContext& context);
 
+/// What a person reads after an evaluation: each method's mean speedup over all devices and its
+/// share of the oracle's, one line each.
+std::string coarseningScoreTable(const std::vector<CoarseningScores>& scores);
+
 }  // namespace deeptune::evaluation

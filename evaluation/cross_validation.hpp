@@ -1,5 +1,5 @@
-// Cross-validation of device-mapping predictors: fold assignment (paper folds, grouped folds) and
-// runs.
+// Cross-validation of device-mapping predictors: the runner and training subsets (the folds come
+// from a protocol, evaluation/protocol.hpp).
 #pragma once
 
 #include <cstdint>
@@ -11,13 +11,6 @@
 #include "data/devmap_method.hpp"
 
 namespace deeptune::evaluation {
-
-/// The fold of each row of `rows` (same order), read from a folds file by joining on `index`.
-/// Throws EvaluationError when a folds entry repeats an index, names an index that no row has, or
-/// disagrees with the row on benchmark or dataset, and when a row has no folds entry; the message
-/// names the folds row (1-based data row of the folds file) and the index.
-std::vector<int> foldOfRows(const std::vector<data::DevmapRow>& rows,
-                            const std::vector<data::FoldRow>& folds);
 
 using data::DevmapPredictor;
 
@@ -45,19 +38,5 @@ struct TrainingSubset {
 DevmapPredictor withTrainingSubset(const DevmapPredictor& predictor,
                                    const std::vector<data::DevmapRow>& rows,
                                    const TrainingSubset& subset);
-
-/// Leave one suite out: fold = index of the row's suite (parseBenchmarkName().suite) among the
-/// distinct suites of `rows` sorted by name. Rows whose benchmark name does not parse share the
-/// suite "" (fold 0 if present).
-std::vector<int> foldsBySuite(const std::vector<data::DevmapRow>& rows);
-
-/// The distinct suites of `rows` in fold order of foldsBySuite() (raw names, e.g. "amd-app-sdk").
-std::vector<std::string> suitesInFoldOrder(const std::vector<data::DevmapRow>& rows);
-
-/// k folds grouped by kernel source (`src`): rows with the same text always share a fold, so no
-/// source is in both train and test. Groups are shuffled with `seed` (deterministic on every
-/// platform), then assigned largest first to the fold with the fewest rows (ties: lowest fold).
-/// Throws EvaluationError if k < 2 or k exceeds the number of distinct sources.
-std::vector<int> foldsByKernel(const std::vector<data::DevmapRow>& rows, int k, uint64_t seed);
 
 }  // namespace deeptune::evaluation

@@ -406,4 +406,24 @@ std::string devmapScoreTable(const std::string& platform, const std::string& pro
   return text;
 }
 
+std::string foldTrainingReport(const model::FoldTraining& f, int folds) {
+  char line[300];
+  std::snprintf(line, sizeof line,
+                "%s fold %d/%d: test accuracy %.1f%% (%zu of %zu rows GPU); training accuracy "
+                "%.1f%%, best %.1f%% at epoch %d",
+                f.method.c_str(), f.fold + 1, folds, 100 * f.testAccuracy(), f.predictedGpu,
+                f.testRows, 100 * f.training.finalAccuracy, 100 * f.training.bestAccuracy,
+                f.training.bestEpoch);
+  std::string report = line;
+  if (f.training.collapsed()) {
+    std::snprintf(line, sizeof line,
+                  "\nwarning: %s fold %d collapsed: its training accuracy ended %.1f points "
+                  "below its best epoch",
+                  f.method.c_str(), f.fold + 1,
+                  100 * (f.training.bestAccuracy - f.training.finalAccuracy));
+    report += line;
+  }
+  return report;
+}
+
 }  // namespace deeptune::evaluation

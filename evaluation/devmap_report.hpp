@@ -61,4 +61,8 @@ std::string devmapScoreTable(const std::string& platform, const std::string& pro
                              const std::vector<int>& foldOfRow,
                              const std::vector<MethodPredictions>& methods);
 
+/// What a person reads when a fold's model is done: one line (test accuracy, GPU predictions,
+/// training accuracy and its best epoch) and a second, a warning, when its training collapsed.
+std::string foldTrainingReport(const model::FoldTraining& fold, int folds);
+
 }  // namespace deeptune::evaluation

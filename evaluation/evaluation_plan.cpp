@@ -1,5 +1,5 @@
-// What `evaluate` runs, checked before any training: the fold assignment of a protocol, the
-// methods of each task, the baselines' predictions and the report folder.
+// What `evaluate` runs, checked before any training: the methods of each task, the baselines'
+// predictions under a protocol and the report folder.
 #include "evaluation/evaluation_plan.hpp"
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "data/text_split.hpp"
 #include "evaluation/cross_validation.hpp"
 #include "evaluation/evaluation_error.hpp"
+#include "evaluation/protocol.hpp"
 
 namespace deeptune::evaluation {
 
@@ -42,45 +43,9 @@ std::vector<std::string> selectMethods(const std::string& list,
   return methods;
 }
 
-DevmapProtocol devmapProtocol(const std::string& name, const std::vector<data::DevmapRow>& rows,
-                              const std::string& foldsPath, uint64_t seed) {
-  DevmapProtocol protocol;
-  if (name == "folds") {
-    if (foldsPath.empty()) throw EvaluationError("--protocol folds needs a folds file (--folds)");
-    protocol.foldOfRow = foldOfRows(rows, data::readFoldsCsv(foldsPath));
-    protocol.description = "cross-validation on the folds of " + foldsPath;
-  } else if (name == "suite") {
-    protocol.foldOfRow = foldsBySuite(rows);
-    protocol.description = "leave one suite out";
-  } else if (name == "kernel") {
-    // 10 folds, or one per source for data of fewer sources (a small measured set)
-    std::set<std::string> sources;
-    for (const data::DevmapRow& row : rows) sources.insert(row.src);
-    const int k = static_cast<int>(std::min<size_t>(10, sources.size()));
-    protocol.foldOfRow = foldsByKernel(rows, k, seed);
-    protocol.description =
-        std::to_string(k) + " folds grouped by kernel source (no source in both train and test)";
-  } else {
-    throw EvaluationError("unknown protocol '" + name + "' (folds, suite, kernel)");
-  }
-  protocol.name = name;
-  protocol.vocabularyPerFold = name != "folds";
-  if (protocol.foldOfRow.empty()) throw EvaluationError("no rows to evaluate");
-  protocol.folds = *std::max_element(protocol.foldOfRow.begin(), protocol.foldOfRow.end()) + 1;
-  return protocol;
-}
-
-std::string DevmapProtocol::whatMethodsSaw() const {
-  return "what each method saw: the training folds' rows only (labels, counts, sizes, sources); " +
-         std::string(vocabularyPerFold
-                         ? "DeepTune's vocabulary derived from each fold's training sources"
-                         : "DeepTune's vocabulary derived from every source of the data (the "
-                           "paper's; tokens only, no labels)");
-}
-
 MethodPredictions crossValidateMethod(const std::string& method,
                                       const std::vector<data::DevmapRow>& rows,
-                                      const DevmapProtocol& protocol,
+                                      const Protocol& protocol,
                                       const DevmapPredictor& predictor) {
   return MethodPredictions{method,
                            crossValidate(rows.size(), protocol.foldOfRow,
@@ -99,7 +64,7 @@ DevmapPredictor baselinePredictor(const std::string& method,
 
 MethodPredictions devmapBaseline(const std::string& method,
                                  const std::vector<data::DevmapRow>& rows,
-                                 const DevmapProtocol& protocol) {
+                                 const Protocol& protocol) {
   return crossValidateMethod(method, rows, protocol, baselinePredictor(method, rows));
 }
 

@@ -101,4 +101,15 @@ std::vector<std::string> benchmarksToWrite(const MeasureJob& job, const std::str
   return benchmarks;
 }
 
+std::vector<MeasureJob> inputJobs(
+    const std::vector<std::string>& files, const std::string& kernel, const std::string& csv,
+    const std::function<std::string(const std::string& file)>& readSource,
+    std::vector<std::string>& notMeasured) {
+  std::vector<MeasureJob> jobs;
+  for (const std::string& file : files) jobs.push_back(fileJob(file, readSource(file), kernel));
+  if (csv.empty()) return jobs;
+  for (MeasureJob& job : csvJobs(csv, notMeasured)) jobs.push_back(std::move(job));
+  return jobs;
+}
+
 }  // namespace deeptune::runtime

@@ -41,6 +41,14 @@ MeasureJob fileJob(const std::string& file, std::string source, const std::strin
 /// ("FILE:LINE: benchmark 'NAME': why"). Throws data::DataError on a bad CSV or an empty name.
 std::vector<MeasureJob> csvJobs(const std::string& path, std::vector<std::string>& notMeasured);
 
+/// The jobs of a measure run's inputs, in order: each file's (fileJob(), its text from
+/// `readSource`), then those of the CSV `csv` when it is not empty (csvJobs(), its unmeasured rows
+/// in `notMeasured`). Throws what those and `readSource` throw.
+std::vector<MeasureJob> inputJobs(
+    const std::vector<std::string>& files, const std::string& kernel, const std::string& csv,
+    const std::function<std::string(const std::string& file)>& readSource,
+    std::vector<std::string>& notMeasured);
+
 /// Whether a row (benchmark, gsize) is already written; what a resumed run skips.
 using RowDone = std::function<bool(const std::string& benchmark, size_t gsize)>;
 

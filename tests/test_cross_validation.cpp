@@ -13,6 +13,7 @@
 #include "baselines/static_mapping.hpp"
 #include "data/datasets.hpp"
 #include "evaluation/cross_validation.hpp"
+#include "evaluation/protocol.hpp"
 #include "evaluation/evaluation_error.hpp"
 #include "tests/test_paths.hpp"
 

@@ -9,6 +9,7 @@
 #include "baselines/static_mapping.hpp"
 #include "data/datasets.hpp"
 #include "evaluation/cross_validation.hpp"
+#include "evaluation/protocol.hpp"
 #include "evaluation/devmap_metrics.hpp"
 #include "evaluation/evaluation_error.hpp"
 #include "model/model_error.hpp"

@@ -11,6 +11,7 @@
 #include "baselines/static_mapping.hpp"
 #include "data/datasets.hpp"
 #include "evaluation/cross_validation.hpp"
+#include "evaluation/protocol.hpp"
 #include "evaluation/devmap_report.hpp"
 #include "evaluation/evaluation_error.hpp"
 #include "tests/scratch_dir.hpp"

@@ -31,12 +31,12 @@ const std::vector<deeptune::data::DevmapRow>& amdRows() {
 
 TEST_CASE("evaluation plan: the three protocols", "[evaluation]") {
   const auto& rows = amdRows();
-  const DevmapProtocol folds =
+  const Protocol folds =
       devmapProtocol("folds", rows, deeptune::test::paperDataDir() + "/folds-amd.csv", 204);
   CHECK(folds.folds == 10);
   CHECK(folds.foldOfRow.size() == rows.size());
   CHECK_THAT(folds.description, Contains("folds-amd.csv"));
-  const DevmapProtocol suite = devmapProtocol("suite", rows, "", 204);
+  const Protocol suite = devmapProtocol("suite", rows, "", 204);
   CHECK(suite.description == "leave one suite out");
   CHECK(suite.folds == 7);                    // the seven benchmark suites of the paper
   for (size_t r = 1; r < rows.size(); ++r) {  // a suite's rows share a fold
@@ -44,7 +44,7 @@ TEST_CASE("evaluation plan: the three protocols", "[evaluation]") {
       CHECK(suite.foldOfRow[r] == suite.foldOfRow[r - 1]);
     }
   }
-  const DevmapProtocol kernel = devmapProtocol("kernel", rows, "", 204);
+  const Protocol kernel = devmapProtocol("kernel", rows, "", 204);
   CHECK(kernel.folds == 10);
   std::map<std::string, std::set<int>> foldsOfSource;
   for (size_t r = 0; r < rows.size(); ++r) foldsOfSource[rows[r].src].insert(kernel.foldOfRow[r]);
@@ -69,7 +69,7 @@ TEST_CASE("evaluation plan: method lists are checked before any training", "[eva
 
 TEST_CASE("evaluation plan: the baselines' predictions", "[evaluation]") {
   const auto& rows = amdRows();
-  const DevmapProtocol plan = devmapProtocol("suite", rows, "", 204);
+  const Protocol plan = devmapProtocol("suite", rows, "", 204);
   const MethodPredictions grewe = devmapBaseline("grewe", rows, plan);
   CHECK(grewe.name == "grewe");
   REQUIRE(grewe.devices.size() == rows.size());

@@ -14,6 +14,7 @@
 #include "training/magni_cascade.hpp"
 #include "training/training_error.hpp"
 #include "evaluation/evaluation_plan.hpp"
+#include "evaluation/protocol.hpp"
 #include "model/coarsening_data.hpp"
 
 namespace deeptune::training {
@@ -133,16 +134,15 @@ class LearnedSetting {
   /// inner confidence, or above 1) with the best total speedup, the lowest on ties.
   double fallbackThreshold(size_t scope, const std::vector<std::string>& trainingNames,
                            bool transfer, int run, uint64_t seed) const {
-    const size_t folds =
-        std::min(static_cast<size_t>(options_.fallbackFolds), trainingNames.size());
+    const evaluation::Protocol folds =
+        evaluation::interleavedFolds(trainingNames.size(), options_.fallbackFolds);
     struct Inner {
       double confidence, model, fixed;
     };
     std::vector<Inner> inner;
-    for (size_t fold = 0; fold < folds; ++fold) {
+    for (int fold = 0; fold < folds.folds; ++fold) {
       std::vector<std::string> heldOut;
-      for (size_t i = fold; i < trainingNames.size(); i += folds)
-        heldOut.push_back(trainingNames[i]);
+      for (size_t i : folds.rowsOf(fold).test) heldOut.push_back(trainingNames[i]);
       const auto isHeldOut = [&](const std::string& name) {
         return std::find(heldOut.begin(), heldOut.end(), name) != heldOut.end();
       };
@@ -153,7 +153,8 @@ class LearnedSetting {
       std::vector<std::pair<size_t, size_t>> origins;
       const auto test = rows(scope, isHeldOut, &origins);
       const auto probabilities =
-          ensemblePredict(rows(scope, isTraining), test, transfer, run, seed + 7919 * (fold + 1));
+          ensemblePredict(rows(scope, isTraining), test, transfer, run,
+                                                  seed + 7919 * static_cast<uint64_t>(fold + 1));
       for (size_t i = 0; i < test.size(); ++i) {
         const auto [d, k] = origins[i];
         const data::CoarseningKernel& kernel = kernels_[d][k];
@@ -253,11 +254,12 @@ class EvaluationPlan {
                  const std::vector<std::vector<data::CoarseningKernel>>& kernelsByDevice,
                  const CoarseningEvaluationOptions& options) {
     for (size_t d = 0; d < devices.size(); ++d) {
+      const evaluation::Protocol protocol = evaluation::leaveOneKernelOut(kernelsByDevice[d].size());
       for (const std::string& method : options.methods) {
         const bool learned = method == "deeptune" || method == "deeptune-tl";
         for (int run = 0; run < (learned ? options.runs : 1); ++run) {
-          for (size_t k = 0; k < kernelsByDevice[d].size(); ++k) {
-            add(devices[d], d, kernelsByDevice[d], k, method, run, options);
+          for (int fold = 0; fold < protocol.folds; ++fold) {
+            add(devices[d], d, kernelsByDevice[d], protocol.rowsOf(fold), method, run, options);
           }
         }
       }
@@ -271,13 +273,15 @@ class EvaluationPlan {
   }
 
  private:
+  /// The prediction of the held-out kernel of `fold` (one of `kernels`).
   void add(const std::string& device, size_t d, const std::vector<data::CoarseningKernel>& kernels,
-           size_t k, const std::string& method, int run,
+           const evaluation::FoldRows& fold, const std::string& method, int run,
            const CoarseningEvaluationOptions& options) {
+    const size_t k = fold.test.front();
     const bool learned = method == "deeptune" || method == "deeptune-tl";
     if (!learned && method != "magni") {  // no training
-      std::vector<data::CoarseningKernel> training = kernels;
-      training.erase(training.begin() + static_cast<std::ptrdiff_t>(k));
+      std::vector<data::CoarseningKernel> training;
+      for (size_t i : fold.train) training.push_back(kernels[i]);
       const int factor = method == "static" ? 1 : baselines::bestFixedFactor(training);
       predictions.push_back(record(device, method, run, kernels[k], factor));
       return;

@@ -13,6 +13,7 @@
 #include "data/text_split.hpp"
 #include "evaluation/coarsening_training_log.hpp"
 #include "evaluation/evaluation_plan.hpp"
+#include "evaluation/protocol.hpp"
 #include "model/coarsening_data.hpp"
 #include "model/compute_environment.hpp"
 #include "model/devmap_data.hpp"
@@ -22,26 +23,23 @@ namespace deeptune::training {
 namespace {
 
 /// The distinct sources of the device-mapping CSVs `paths` (comma-separated) as tokens of
-/// `vocabulary`, without any source of the coarsening kernels (their labels must stay unseen;
-/// an unlabelled copy of the program would be a look at it too).
+/// `vocabulary`, less every source of the coarsening kernels (evaluation::pretrainingSources).
 std::vector<std::vector<int>> pretrainingSequences(
     const std::string& paths, const tokenizer::Vocabulary& vocabulary, int maxLength,
     const std::vector<std::vector<data::CoarseningKernel>>& kernelsByDevice, size_t& excluded) {
-  std::set<std::string> coarsening, seen;
+  std::vector<std::string> evaluated, candidates;
   for (const auto& kernels : kernelsByDevice) {
-    for (const auto& kernel : kernels) coarsening.insert(kernel.src);
+    for (const auto& kernel : kernels) evaluated.push_back(kernel.src);
   }
-  std::vector<std::vector<int>> sequences;
-  excluded = 0;
+  std::set<std::string> seen;
   for (const std::string& path : data::splitText(paths, ',')) {
     for (const data::DevmapRow& row : data::readDevmapCsv(path)) {
-      if (!seen.insert(row.src).second) continue;
-      if (coarsening.count(row.src) != 0) {
-        ++excluded;
-        continue;
-      }
-      sequences.push_back(model::modelTokens(vocabulary, row.src, maxLength));
+      if (seen.insert(row.src).second) candidates.push_back(row.src);
     }
+  }
+  std::vector<std::vector<int>> sequences;
+  for (const std::string& source : evaluation::pretrainingSources(candidates, evaluated, excluded)) {
+    sequences.push_back(model::modelTokens(vocabulary, source, maxLength));
   }
   return sequences;
 }
@@ -175,6 +173,30 @@ std::vector<std::string> reportNotes(
 }
 
 }  // namespace
+
+void checkCoarseningEvaluationRequest(const CoarseningEvaluationRequest& request,
+                                      const std::string& loss) {
+  const CoarseningEvaluationOptions& o = request.options;
+  if (o.runs < 1 || o.runs > 100 || o.train.epochs < 1 || request.workers < 1 ||
+      o.maxLength < 1 || o.train.batchSize < 1 || o.ensemble < 1 || o.ensemble > 100 ||
+      o.fallbackFolds < 0 || o.fallbackFolds == 1 || o.fallbackFolds > 100 ||
+      o.pretrain.epochs < 1 || o.pretrain.epochs > 1000 || o.train.frozenEpochs < -1) {
+    throw TrainingError(
+        "evaluate: --seeds and --ensemble 1 to 100; --fallback-folds 0 or 2 to 100; "
+        "--pretrain-epochs 1 to 1000; --freeze-epochs -1 or more; --epochs, --workers, "
+        "--max-length, --batch-size positive");
+  }
+  if (loss != "classification" && loss != "regret") {
+    throw TrainingError("evaluate: --loss is classification or regret, not '" + loss + "'");
+  }
+  if (o.transferMode != "model" && o.transferMode != "pretrained") {
+    throw TrainingError("evaluate: --transfer is model or pretrained, not '" + o.transferMode +
+                        "'");
+  }
+  if ((o.transferMode == "pretrained") != !request.pretrainData.empty()) {
+    throw TrainingError("evaluate: --transfer pretrained and --pretrain-data go together");
+  }
+}
 
 std::vector<evaluation::CoarseningScores> runCoarseningEvaluation(
     CoarseningEvaluationRequest request, const CoarseningEvaluationProgress& progress) {

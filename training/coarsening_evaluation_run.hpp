@@ -34,6 +34,11 @@ struct CoarseningEvaluationProgress {
   std::function<std::string()> wallTime;
 };
 
+/// Throws TrainingError (naming the CLI's options) when the request's settings are out of range,
+/// `loss` is not "classification" or "regret", or the transfer mode and its data do not fit.
+void checkCoarseningEvaluationRequest(const CoarseningEvaluationRequest& request,
+                                      const std::string& loss);
+
 /// Runs the evaluation and writes its report into request.reportDir; an interrupted run with the
 /// same data and settings is resumed from its log. Returns the report's scores (per device and
 /// method, "all" devices included). Throws TrainingError, evaluation::EvaluationError,

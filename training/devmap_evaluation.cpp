@@ -4,19 +4,22 @@
 
 #include <cstdio>
 
+#include "evaluation/protocol.hpp"
 #include "evaluation/report_plots.hpp"
 #include "model/train_option_names.hpp"
 #include "model/boosted_trees.hpp"
 #include "model/compute_environment.hpp"
 #include "model/devmap_data.hpp"
 #include "training/boosted_references.hpp"
+#include "training/training_error.hpp"
 
 namespace deeptune::training {
 namespace {
 
 /// The DeepTune settings line of the report.
 std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
-                             const DeepTuneRuns& runs, int requestedWorkers) {
+                             const DeepTuneRuns& runs, int requestedWorkers,
+                             size_t corpusExcluded) {
   std::string seeds;
   for (uint64_t seed : runs.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(seed);
   std::string variant;  // what differs from the paper's network and training
@@ -32,6 +35,10 @@ std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
                " epochs) on the fold's training sources";
     if (!options.pretrainSources.empty()) {
       variant += " and " + std::to_string(options.pretrainSources.size()) + " corpus kernels";
+    }
+    if (corpusExcluded > 0) {
+      variant += " (" + std::to_string(corpusExcluded) +
+                 " corpus kernels identical to an evaluated source left out)";
     }
   }
   char line[512];
@@ -83,7 +90,7 @@ std::vector<std::string> commonSettings(const DevmapEvaluationRequest& request,
         " rows are ties (the two devices' 95% intervals overlap), counted right for every "
         "method; Grewe's static counts estimated from the normalized source");
   }
-  evaluation::DevmapProtocol seen = request.protocol;
+  evaluation::Protocol seen = request.protocol;
   seen.vocabularyPerFold = deeptune.vocabularyPerFold;
   settings.push_back(seen.whatMethodsSaw());
   const evaluation::TrainingSubset& subset = request.protocol.subset;
@@ -108,12 +115,12 @@ std::vector<std::string> commonSettings(const DevmapEvaluationRequest& request,
 
 /// DeepTune's runs and heads as methods, and their settings in the context.
 void runDeepTune(const DevmapEvaluationRequest& request,
-                 const model::DeepTuneMethodOptions& deeptune,
+                 const model::DeepTuneMethodOptions& deeptune, size_t corpusExcluded,
                  const DevmapEvaluationProgress& progress, DevmapEvaluation& result) {
   std::string note;
   const int usedWorkers = model::safeTrainingWorkers(request.workers, note);
   if (!note.empty() && progress.warning) progress.warning(note);
-  const evaluation::DevmapProtocol& protocol = request.protocol;
+  const evaluation::Protocol& protocol = request.protocol;
   const DeepTuneRuns runs = crossValidateDeepTune(
       request.rows, protocol.foldOfRow,
       request.fromVocabulary ? *request.fromVocabulary
@@ -131,11 +138,41 @@ void runDeepTune(const DevmapEvaluationRequest& request,
   if (request.ensemble && heads.boostedTokenCounts) methods.push_back(runs.boostedCountEnsemble);
   result.context.folds = runs.folds;
   result.context.settings.push_back("BLAS: " + model::loadedBlas().description);
-  result.context.settings.push_back(deeptuneSettings(deeptune, runs, request.workers));
+  result.context.settings.push_back(
+      deeptuneSettings(deeptune, runs, request.workers, corpusExcluded));
   if (deeptune.keepStates) result.context.settings.push_back(headSettings(heads));
 }
 
 }  // namespace
+
+void checkDevmapEvaluationRequest(const DevmapEvaluationRequest& request, bool startsFromModel) {
+  const model::DeepTuneMethodOptions& deeptune = request.deeptune;
+  if (request.workers < 1 || deeptune.train.epochs < 1 || request.seeds < 1 ||
+      request.seeds > 100) {
+    throw TrainingError("evaluate: --workers and --epochs must be positive, --seeds 1 to 100");
+  }
+  if (deeptune.auxScale != "raw" && deeptune.auxScale != "log2") {
+    throw TrainingError("evaluate: --aux-scale is raw or log2, not '" + deeptune.auxScale + "'");
+  }
+  if (deeptune.pooling != "last" && deeptune.pooling != "mean") {
+    throw TrainingError("evaluate: --pooling is last or mean, not '" + deeptune.pooling + "'");
+  }
+  if (deeptune.pretrainEpochs < 0 || deeptune.pretrainEpochs > 1000) {
+    throw TrainingError("evaluate: --pretrain-epochs is 0 to 1000");
+  }
+  if (!(deeptune.earlyStopping >= 0 && deeptune.earlyStopping < 1)) {
+    throw TrainingError("evaluate: --early-stopping is a fraction from 0 to below 1");
+  }
+  if (request.ensemble && request.seeds < 2) {
+    throw TrainingError("evaluate: --ensemble needs --seeds 2 or more");
+  }
+  if (request.protocol.subset.kernels < 0) {
+    throw TrainingError("evaluate: --train-kernels is 0 or more");
+  }
+  if (deeptune.train.frozenEpochs < -1 || (deeptune.train.frozenEpochs != 0 && !startsFromModel)) {
+    throw TrainingError("evaluate: --freeze-epochs is -1 or more, with --from");
+  }
+}
 
 DevmapEvaluation evaluateDevmap(const DevmapEvaluationRequest& request,
                                 const DevmapEvaluationProgress& progress) {
@@ -148,6 +185,11 @@ DevmapEvaluation evaluateDevmap(const DevmapEvaluationRequest& request,
   deeptune.keepStates =
       request.heads.tree || request.heads.boosted || request.heads.boostedTokenCounts;
   deeptune.keepTokenCounts = request.heads.boostedTokenCounts;
+  std::vector<std::string> evaluated;
+  for (const data::DevmapRow& row : request.rows) evaluated.push_back(row.src);
+  size_t corpusExcluded = 0;
+  deeptune.pretrainSources =
+      evaluation::pretrainingSources(deeptune.pretrainSources, evaluated, corpusExcluded);
 
   DevmapEvaluation result;
   result.context.protocol = request.protocol.description;
@@ -155,7 +197,7 @@ DevmapEvaluation evaluateDevmap(const DevmapEvaluationRequest& request,
   result.context.settings = commonSettings(request, deeptune);
   for (const std::string& method : request.methods) {
     if (method == "deeptune") {
-      runDeepTune(request, deeptune, progress, result);
+      runDeepTune(request, deeptune, corpusExcluded, progress, result);
     } else {
       result.methods.push_back(evaluation::crossValidateMethod(
           method, request.rows, request.protocol, referencePredictor(method, request.rows)));

@@ -23,7 +23,7 @@ struct DevmapEvaluationRequest {
   std::vector<data::DevmapRow> rows;
   std::vector<data::MeasuredDevice> devices;  ///< a measure CSV's two devices (else empty)
   std::string dataName;                       ///< where the rows came from (names a vocabulary)
-  evaluation::DevmapProtocol protocol;        ///< its folds, subset and leakage rule
+  evaluation::Protocol protocol;        ///< its folds, subset and leakage rule
   std::vector<std::string> methods;           ///< evaluation::devmapMethods() names
   model::DeepTuneMethodOptions deeptune;  ///< vocabularyPerFold is taken from the protocol
   int seeds = 1;                          ///< DeepTune runs
@@ -50,6 +50,11 @@ struct DevmapEvaluation {
   std::vector<evaluation::MethodPredictions> methods;
   evaluation::DevmapReportContext context;
 };
+
+/// Throws TrainingError (naming the CLI's option, e.g. "evaluate: --seeds 1 to 100") when the
+/// request's settings are out of range; `startsFromModel`: DeepTune will start from a model
+/// (frozen epochs need one).
+void checkDevmapEvaluationRequest(const DevmapEvaluationRequest& request, bool startsFromModel);
 
 /// Runs the request's methods in order. Throws TrainingError, evaluation::EvaluationError or the
 /// model module's ModelError.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "evaluation/protocol.hpp"
 #include "model/initialization_lock.hpp"
 
 namespace deeptune::training {
@@ -86,15 +87,18 @@ const std::vector<int>& magniHiddenSizes() {
 
 int predictWithMagni(const std::vector<data::CoarseningKernel>& training,
                      const data::CoarseningKernel& heldOut, uint64_t seed) {
+  const evaluation::Protocol innerFolds = evaluation::leaveOneKernelOut(training.size());
   int bestSize = magniHiddenSizes().front();
   double bestMean = -1;
   for (int size : magniHiddenSizes()) {
     double sum = 0;
-    for (size_t inner = 0; inner < training.size(); ++inner) {
-      std::vector<data::CoarseningKernel> rest = training;
-      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(inner));
-      sum +=
-          training[inner].speedup(MagniCascade(rest, size, seed + inner).predict(training[inner]));
+    for (int inner = 0; inner < innerFolds.folds; ++inner) {
+      const evaluation::FoldRows fold = innerFolds.rowsOf(inner);
+      std::vector<data::CoarseningKernel> rest;
+      for (size_t i : fold.train) rest.push_back(training[i]);
+      const data::CoarseningKernel& heldIn = training[fold.test.front()];
+      sum += heldIn.speedup(
+          MagniCascade(rest, size, seed + static_cast<uint64_t>(inner)).predict(heldIn));
     }
     if (sum > bestMean) {
       bestMean = sum;

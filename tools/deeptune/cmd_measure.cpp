@@ -97,18 +97,15 @@ int runMeasure(const Args& args) {
   std::vector<std::string> inputs = files;
   if (!csv.empty()) inputs.push_back(csv);
   data::checkOutputNotInput(output, inputs, data::OutputKind::kFileOrStdout);
-  std::vector<runtime::MeasureJob> jobs;
-  for (const std::string& file : files) {
-    std::string source = readFile(file);
-    data::requireTextFile(source, file);
-    jobs.push_back(runtime::fileJob(file, std::move(source), kernel));
-  }
   std::vector<std::string> notMeasured;
-  if (!csv.empty()) {
-    for (runtime::MeasureJob& job : runtime::csvJobs(csv, notMeasured)) {
-      jobs.push_back(std::move(job));
-    }
-  }
+  std::vector<runtime::MeasureJob> jobs = runtime::inputJobs(
+      files, kernel, csv,
+      [](const std::string& file) {
+        std::string source = readFile(file);
+        data::requireTextFile(source, file);
+        return source;
+      },
+      notMeasured);
   for (const std::string& line : notMeasured) std::cerr << "measure: " << line << "\n";
   for (runtime::MeasureJob& job : jobs) {
     job.buildFlags = openClBuildFlags(sourceOptions, job.file.empty() ? csv : job.file);

@@ -1,8 +1,6 @@
 // deeptune measure --task coarsening: times each kernel and its thread-coarsened variants on every
 // OpenCL device (isolated workers, outputs checked against factor 1) in pact-2014-runtimes form.
-#include <algorithm>
 #include <iostream>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -71,19 +69,7 @@ int runMeasureCoarsening(const Args& args) {
 
   const std::vector<size_t> gsizes = parseSizeList(gsizeText, "measure: --gsize", size_t{1} << 31);
   if (gsizes.size() != 1) throw UsageError("measure: --task coarsening takes one --gsize");
-  const std::vector<size_t> factors = parseSizeList(factorText, "measure: --factors", 32);
-  for (size_t factor : factors) {
-    if ((factor & (factor - 1)) != 0) {  // the model's labels: 1, 2, 4, 8, 16, 32
-      throw UsageError("measure: --factors: " + std::to_string(factor) +
-                       " is not one of 1, 2, 4, 8, 16, 32");
-    }
-  }
-  if (std::find(factors.begin(), factors.end(), size_t{1}) == factors.end()) {
-    throw UsageError("measure: --factors must include 1 (speedups are over factor 1)");
-  }
-  if (std::set<size_t>(factors.begin(), factors.end()).size() != factors.size()) {
-    throw UsageError("measure: --factors lists a factor twice");
-  }
+  const std::vector<size_t> factors = parseFactorList(factorText);
   if (files.empty()) throw UsageError("measure: --task coarsening needs .cl files");
   checkDistinctFiles(files);
   checkRunOptions("measure", timeout, runs, wgsize);

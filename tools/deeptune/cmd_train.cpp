@@ -36,51 +36,51 @@ void readTrainingData(training::TrainRequest& request, const std::string& dataPa
   request.kernels = data::coarseningKernels(rows, platform);
 }
 
-}  // namespace
-
-int runTrain(const Args& args) {
-  po::options_description options("train options");
+/// The command line of train: the library's request and the CLI's paths and names.
+struct TrainArguments {
   training::TrainRequest request;
-  std::string& task = request.task;
-  model::TrainOptions& train = request.train;
   std::string dataPath, output, vocabPath, platform, transferFrom, fromModel, batching, lstm;
+};
+
+po::options_description trainOptions(TrainArguments& a) {
+  po::options_description options("train options");
   // clang-format off
   options.add_options()
-      ("task", po::value(&task)->default_value("devmap"), "task: devmap or coarsening")
-      ("data", po::value(&dataPath)->required(),
+      ("task", po::value(&a.request.task)->default_value("devmap"), "task: devmap or coarsening")
+      ("data", po::value(&a.dataPath)->required(),
        "labelled CSV (devmap: e.g. cgo17-amd.csv, or a CSV `deeptune measure` wrote on two "
        "devices; coarsening: e.g. pact-2014-runtimes.csv)")
-      ("platform", po::value(&platform),
+      ("platform", po::value(&a.platform),
        "coarsening: the device whose runtimes label the kernels (e.g. Tahiti)")
-      ("transfer-from", po::value(&transferFrom),
+      ("transfer-from", po::value(&a.transferFrom),
        "start from this model's embedding and LSTM layers (transfer learning; its vocabulary "
        "is used)")
-      ("from", po::value(&fromModel),
+      ("from", po::value(&a.fromModel),
        "devmap: fine-tune this model (a file, or amd / nvidia for a bundled one): its "
        "vocabulary, sizes and weights; its output layers start afresh when its two devices are "
        "not the data's")
-      ("freeze-epochs", po::value(&train.frozenEpochs)->default_value(0),
+      ("freeze-epochs", po::value(&a.request.train.frozenEpochs)->default_value(0),
        "with --from or --transfer-from: keep the embedding and LSTM fixed for the first N "
        "epochs (-1: throughout)")
-      ("output,o", po::value(&output)->required(), "model file to write")
-      ("vocab", po::value(&vocabPath), "vocabulary JSON (default: derived from the data's src)")
-      ("epochs", po::value(&train.epochs)->default_value(50), "training epochs")
-      ("batch-size", po::value(&train.batchSize)->default_value(64), "rows per batch")
-      ("batching", po::value(&batching)->default_value("rows"),
+      ("output,o", po::value(&a.output)->required(), "model file to write")
+      ("vocab", po::value(&a.vocabPath), "vocabulary JSON (default: derived from the data's src)")
+      ("epochs", po::value(&a.request.train.epochs)->default_value(50), "training epochs")
+      ("batch-size", po::value(&a.request.train.batchSize)->default_value(64), "rows per batch")
+      ("batching", po::value(&a.batching)->default_value("rows"),
        "rows (shuffled rows, like the paper), random (shuffled whole sources) or length "
        "(whole sources of similar lengths, fastest)")
-      ("lstm", po::value(&lstm)->default_value("fast"), kLstmHelp)
-      ("threads", po::value(&train.lstmThreads)->default_value(model::usableHardwareThreads()),
+      ("lstm", po::value(&a.lstm)->default_value("fast"), kLstmHelp)
+      ("threads", po::value(&a.request.train.lstmThreads)->default_value(model::usableHardwareThreads()),
        "threads of the fast LSTM (default: this machine's; the model does not depend on it)")
-      ("seed", po::value(&train.seed)->default_value(204), "random seed")
-      ("max-length", po::value(&request.maxLength)->default_value(1024), "keep the last N tokens")
+      ("seed", po::value(&a.request.train.seed)->default_value(204), "random seed")
+      ("max-length", po::value(&a.request.maxLength)->default_value(1024), "keep the last N tokens")
       ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)")
-      ("aux-scale", po::value(&request.auxScale)->default_value("raw"),
+      ("aux-scale", po::value(&a.request.auxScale)->default_value("raw"),
        "devmap: how the model reads transfer and wgsize: raw (the paper's) or log2")
-      ("pooling", po::value(&request.pooling)->default_value("last"),
+      ("pooling", po::value(&a.request.pooling)->default_value("last"),
        "what the heads read of the LSTM: its state at the last token (the paper's) or the mean "
        "over every token")
-      ("networks", po::value(&request.networks)->default_value(1),
+      ("networks", po::value(&a.request.networks)->default_value(1),
        "train this many networks (seeds SEED, SEED+1000, ...) into one model file whose "
        "prediction is their mean probability (an ensemble)")
       ("boosted-head", "devmap: each network predicts through boosted trees (XGBoost, 50 rounds, "
@@ -88,6 +88,45 @@ int runTrain(const Args& args) {
       ("boosted-head-counts", "devmap: the same, with each row's token counts beside the "
        "states");
   // clang-format on
+  return options;
+}
+
+/// The progress lines of a training on stderr: epochs (with the ETA), collapsed networks.
+training::TrainProgress trainProgress(ProgressPrinter& printer, int networks) {
+  const auto which = [networks](int n) {
+    return networks > 1 ? "network " + std::to_string(n + 1) + "/" + std::to_string(networks) + "  "
+                        : std::string();
+  };
+  training::TrainProgress progress;
+  progress.epoch = [&printer, which, networks](int n, const model::EpochProgress& p) {
+    char line[200];
+    std::snprintf(
+        line, sizeof line, "%sepoch %d/%d  loss %.4f  accuracy %.3f  %.1fs  ETA %s",
+        which(n).c_str(), p.epoch, p.epochs, p.loss, p.accuracy, p.seconds,
+        formatDuration(p.seconds * ((p.epochs - p.epoch) + (networks - 1 - n) * p.epochs)).c_str());
+    printer.update(line, p.epoch == p.epochs && n == networks - 1);
+  };
+  progress.networkDone = [&printer, which](int n, const model::TrainingSummary& summary) {
+    if (!summary.collapsed()) return;
+    char warning[200];
+    std::snprintf(warning, sizeof warning,
+                  "warning: %straining collapsed: accuracy ended %.1f points below its best epoch",
+                  which(n).c_str(), 100 * (summary.bestAccuracy - summary.finalAccuracy));
+    printer.update(warning, true);
+  };
+  return progress;
+}
+
+}  // namespace
+
+int runTrain(const Args& args) {
+  TrainArguments a;
+  training::TrainRequest& request = a.request;
+  const std::string& task = request.task;
+  model::TrainOptions& train = request.train;
+  std::string &dataPath = a.dataPath, &output = a.output, &vocabPath = a.vocabPath,
+              &platform = a.platform, &transferFrom = a.transferFrom, &fromModel = a.fromModel;
+  po::options_description options = trainOptions(a);
   po::variables_map vm;
   if (!parseOptions(args,
                     "usage: deeptune train --task devmap --data CSV -o MODEL [options]\n"
@@ -131,8 +170,8 @@ int runTrain(const Args& args) {
       (train.frozenEpochs != 0 && fromModel.empty() && transferFrom.empty())) {
     throw UsageError("train: --freeze-epochs is -1 or more, with --from or --transfer-from");
   }
-  train.batching = model::parseBatching(batching);
-  train.lstm = model::parseLstm(lstm);
+  train.batching = model::parseBatching(a.batching);
+  train.lstm = model::parseLstm(a.lstm);
   data::checkOutputNotInput(output, {dataPath, vocabPath, transferFrom, fromModel},
                             data::OutputKind::kFile);
   data::checkOutputPath(output);  // before the training, not after it
@@ -145,35 +184,18 @@ int runTrain(const Args& args) {
   if (!vocabPath.empty()) request.vocabulary = tokenizer::Vocabulary::load(vocabPath);
 
   ProgressPrinter printer;
+  const training::TrainedModel trained =
+      training::trainModel(request, trainProgress(printer, request.networks));
+  trained.save(output);
   std::string results;
-  training::TrainProgress progress;
-  const int networks = request.networks;
-  const std::string of = "/" + std::to_string(networks) + "  ";
-  const auto which = [&](int n) { return networks > 1 ? "network " + std::to_string(n + 1) + of : ""; };
-  progress.epoch = [&](int n, const model::EpochProgress& p) {
-    char line[200];
-    std::snprintf(
-        line, sizeof line, "%sepoch %d/%d  loss %.4f  accuracy %.3f  %.1fs  ETA %s",
-        which(n).c_str(), p.epoch, p.epochs, p.loss, p.accuracy, p.seconds,
-        formatDuration(p.seconds * ((p.epochs - p.epoch) + (networks - 1 - n) * p.epochs)).c_str());
-    printer.update(line, p.epoch == p.epochs && n == networks - 1);
-  };
-  progress.networkDone = [&](int n, const model::TrainingSummary& summary) {
-    if (summary.collapsed()) {
-      char warning[200];
-      std::snprintf(warning, sizeof warning,
-                    "warning: %straining collapsed: accuracy ended %.1f points below its best epoch",
-                    which(n).c_str(), 100 * (summary.bestAccuracy - summary.finalAccuracy));
-      printer.update(warning, true);
-    }
+  for (const model::TrainingSummary& summary : trained.summaries) {
     char result[160];
     std::snprintf(result, sizeof result, "%s%.1f%% (best %.1f%% at epoch %d)",
                   results.empty() ? "" : ", ", 100 * summary.finalAccuracy,
                   100 * summary.bestAccuracy, summary.bestEpoch);
     results += result;
-  };
-  const training::TrainedModel trained = training::trainModel(request, progress);
-  trained.save(output);
+  }
+  const int networks = request.networks;
   const std::string what = networks > 1 ? std::to_string(networks) + " networks " : "";
   std::printf("trained %son %zu %s in %s: training accuracy %s%s; wrote %s\n", what.c_str(),
               trained.examples, task == "devmap" ? "rows" : "kernels",

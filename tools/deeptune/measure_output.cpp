@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -34,6 +35,23 @@ std::vector<size_t> parseSizeList(const std::string& text, const std::string& op
     sizes.push_back(static_cast<size_t>(value));
   }
   return sizes;
+}
+
+std::vector<size_t> parseFactorList(const std::string& text) {
+  const std::vector<size_t> factors = parseSizeList(text, "measure: --factors", 32);
+  for (size_t factor : factors) {
+    if ((factor & (factor - 1)) != 0) {  // the model's labels: 1, 2, 4, 8, 16, 32
+      throw UsageError("measure: --factors: " + std::to_string(factor) +
+                       " is not one of 1, 2, 4, 8, 16, 32");
+    }
+  }
+  if (std::find(factors.begin(), factors.end(), size_t{1}) == factors.end()) {
+    throw UsageError("measure: --factors must include 1 (speedups are over factor 1)");
+  }
+  if (std::set<size_t>(factors.begin(), factors.end()).size() != factors.size()) {
+    throw UsageError("measure: --factors lists a factor twice");
+  }
+  return factors;
 }
 
 void checkRunOptions(const std::string& command, double timeout, int runs, long long wgsize) {

@@ -14,6 +14,10 @@ namespace deeptune::cli {
 /// Positive integers up to `max`, comma-separated; throws UsageError naming `option`.
 std::vector<size_t> parseSizeList(const std::string& text, const std::string& option, size_t max);
 
+/// The --factors of `measure --task coarsening`: a size list of factors among 1, 2, 4, 8, 16,
+/// 32, including 1, none twice; throws UsageError "measure: --factors ..." otherwise.
+std::vector<size_t> parseFactorList(const std::string& text);
+
 /// Refuses run options out of range (UsageError starting with `command`): --timeout in (0,
 /// 86400] s, --runs in [5, 1000] (`runs` 0: the command has none), --wgsize in [0, 2^20].
 void checkRunOptions(const std::string& command, double timeout, int runs, long long wgsize);

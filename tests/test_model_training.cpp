@@ -1,0 +1,110 @@
+// Tests of training a model file (training/model_training.hpp): the request's checks, a scratch
+// ensemble with boosted-tree heads that saves and predicts, fine-tuning, coarsening.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "data/coarsening_kernels.hpp"
+#include "data/datasets.hpp"
+#include "model/devmap_data.hpp"
+#include "model/inference_model.hpp"
+#include "tests/scratch_dir.hpp"
+#include "tests/test_paths.hpp"
+#include "training/model_training.hpp"
+#include "training/training_error.hpp"
+
+using namespace deeptune;
+using Catch::Matchers::Contains;
+
+namespace {
+
+/// A small, fast device-mapping request: 60 paper rows, short sequences, 2 epochs.
+training::TrainRequest smallDevmapRequest() {
+  training::TrainRequest request;
+  auto rows = data::readDevmapCsv(test::paperDataDir() + "/cgo17-amd.csv");
+  rows.resize(60);
+  request.devmapRows = rows;
+  request.dataName = "cgo17-amd.csv (60 rows)";
+  request.maxLength = 64;
+  request.train.epochs = 2;
+  request.train.batchSize = 16;
+  request.train.seed = 5;
+  request.command = "test";
+  return request;
+}
+
+}  // namespace
+
+TEST_CASE("model training: a request out of range is refused before any training",
+          "[training]") {
+  training::TrainRequest request = smallDevmapRequest();
+  request.networks = 65;
+  CHECK_THROWS_WITH(training::checkTrainRequest(request), "train: --networks must be 1 to 64");
+  request = smallDevmapRequest();
+  request.task = "tiling";
+  CHECK_THROWS_AS(training::trainModel(request), training::TrainingError);
+  request = smallDevmapRequest();
+  request.task = "coarsening";
+  request.boostedHead = true;
+  CHECK_THROWS_WITH(training::checkTrainRequest(request), Contains("--boosted-head is for devmap"));
+  request = smallDevmapRequest();
+  request.start = training::StartKind::kFineTune;  // without a model to start from
+  CHECK_THROWS_AS(training::checkTrainRequest(request), training::TrainingError);
+}
+
+TEST_CASE("model training: an ensemble with boosted-tree heads saves and predicts", "[training]") {
+  training::TrainRequest request = smallDevmapRequest();
+  request.networks = 2;
+  request.boostedHead = true;
+  int epochs = 0, done = 0;
+  training::TrainProgress progress;
+  progress.epoch = [&](int, const model::EpochProgress&) { ++epochs; };
+  progress.networkDone = [&](int n, const model::TrainingSummary&) { CHECK(n == done++); };
+  const training::TrainedModel trained = training::trainModel(request, progress);
+  CHECK(epochs == 4);
+  CHECK(done == 2);
+  CHECK(trained.examples == 60);
+  REQUIRE(trained.networks.size() == 2);
+  REQUIRE(trained.heads.size() == 2);
+  CHECK(trained.heads[0].has_value());
+  CHECK(trained.networks[0].info().trainingRows == 60);
+  CHECK(trained.networks[0].info().trainingCommand == "test");
+
+  const test::ScratchDir dir("deeptune-model-training");
+  const std::string path = (dir.path / "ensemble.model").string();
+  trained.save(path);
+  const model::InferenceModel loaded = model::InferenceModel::load(path);
+  const auto examples = model::devmapExamples(request.devmapRows,
+                                              tokenizer::Vocabulary(loaded.info().vocabulary, "x"),
+                                              request.maxLength);
+  const std::vector<float> p = loaded.predict(examples.front());
+  REQUIRE(p.size() == 2);
+  CHECK(p[0] + p[1] == Approx(1.0f));
+
+  // Fine-tuning starts from the saved model's first network and keeps its shape.
+  training::StartingModel start = training::loadDevmapStartingModel(path);
+  training::TrainRequest fineTune = smallDevmapRequest();
+  fineTune.maxLength = 1024;  // taken from the model, not from here
+  fineTune.start = training::StartKind::kFineTune;
+  fineTune.from = &start;
+  fineTune.train.epochs = 1;
+  const training::TrainedModel tuned = training::trainModel(fineTune);
+  CHECK(tuned.networks.front().info().maxLength == 64);
+  CHECK_THAT(tuned.networks.front().info().transferredFrom, Contains("fine-tuned whole"));
+}
+
+TEST_CASE("model training: a coarsening model from one device's kernels", "[training]") {
+  const auto rows = data::readCoarseningRuntimesCsv(test::paperDataDir() + "/pact-2014-runtimes.csv");
+  training::TrainRequest request;
+  request.task = "coarsening";
+  request.kernels = data::coarseningKernels(rows, "Tahiti");
+  request.dataName = "pact-2014-runtimes.csv";
+  request.maxLength = 64;
+  request.train.epochs = 1;
+  const training::TrainedModel trained = training::trainModel(request);
+  CHECK(trained.examples == request.kernels.size());
+  CHECK(trained.heads.empty());
+  CHECK(trained.networks.front().info().task == "coarsening");
+  CHECK_THROWS_AS(training::loadDevmapStartingModel(test::paperDataDir() + "/no-such.model"),
+                  std::exception);
+}
