@@ -69,9 +69,9 @@ DevmapInput readDevmapInput(const std::string& path) {
   input.notes.push_back(path + ": " + std::to_string(input.rows.size()) + " rows, " +
                         input.devices[0].name + " (" + input.devices[0].type + ") vs " +
                         input.devices[1].name + " (" + input.devices[1].type + "); " +
-                        std::to_string(measured.skipped) +
-                        " skipped without two usable timings, " + std::to_string(failed) +
-                        " whose kernel did not normalize; " + std::to_string(ties) + " ties");
+                        std::to_string(measured.skipped) + " skipped without two usable timings, " +
+                        std::to_string(failed) + " whose kernel did not normalize; " +
+                        std::to_string(ties) + " ties");
   return input;
 }
 

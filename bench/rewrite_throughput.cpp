@@ -154,10 +154,12 @@ std::string firstLine(const std::string& text) { return text.substr(0, text.find
 
 struct ProcessResult {
   double totalMs = 0, preprocessMs = 0, formatMs = 0;
+  double cpuMs = 0;  // CPU time of the whole pass (user + system, children included)
   int failures = 0;
   std::string firstFailure;
 };
 
+/// Writes each kernel to `dir`, runs clang -E then clang-format on it as processes, times both.
 ProcessResult runProcessPipeline(const std::vector<std::string>& kernels, const std::string& clang,
                                  const std::string& clangFormat, const fs::path& dir) {
   const fs::path kernelFile = dir / "kernel.cl";
@@ -203,10 +205,9 @@ ProcessResult runProcessPipeline(const std::vector<std::string>& kernels, const 
   return result;
 }
 
-int run(const Options& options) {
-  // Kernels: the distinct src values, in file order.
-  const std::string csvPath = options.dataDir + "/cgo17-amd.csv";
-  const deeptune::data::CsvTable table = deeptune::data::readCsv(csvPath);
+/// The distinct src values of the table, in file order; throws if there are none.
+std::vector<std::string> distinctSources(const deeptune::data::CsvTable& table,
+                                         const std::string& csvPath) {
   const size_t srcColumn = table.column("src");
   std::vector<std::string> kernels;
   std::set<std::string> seen;
@@ -214,33 +215,56 @@ int run(const Options& options) {
     if (seen.insert(row[srcColumn]).second) kernels.push_back(row[srcColumn]);
   }
   if (kernels.empty()) throw std::runtime_error(csvPath + ": no src values");
-  const double n = static_cast<double>(kernels.size());
+  return kernels;
+}
 
-  const std::string clang = findTool({"clang-15", "clang"});
-  const std::string clangFormat = findTool({"clang-format-15", "clang-format"});
-  if (clang.empty()) throw std::runtime_error("clang-15 (or clang) not found on PATH");
-  if (clangFormat.empty()) {
+struct Tools {
+  std::string clang, clangFormat;
+};
+
+/// Finds clang and clang-format on PATH and checks the shim header; throws if one is missing.
+Tools findTools() {
+  Tools tools;
+  tools.clang = findTool({"clang-15", "clang"});
+  tools.clangFormat = findTool({"clang-format-15", "clang-format"});
+  if (tools.clang.empty()) throw std::runtime_error("clang-15 (or clang) not found on PATH");
+  if (tools.clangFormat.empty()) {
     throw std::runtime_error("clang-format-15 (or clang-format) not found on PATH");
   }
   if (!fs::exists(DEEPTUNE_BENCH_SHIM_HEADER)) {
     throw std::runtime_error(std::string("shim header not found: ") + DEEPTUNE_BENCH_SHIM_HEADER);
   }
+  return tools;
+}
 
-  // Start-up (not timed): one Normalizer and one call, which builds or loads the shim PCH.
+struct InProcessResult {
+  double startupMs = 0, bestMs = 0, medianMs = 0, slowestMs = 0;
+  double cpuMs = 0;  // per kernel and repetition, the normalizer's worker child included
+  int fixedPoints = 0, failures = 0;
+  std::string firstFailure;
+};
+
+/// Whether the normalizer gave the kernel back unchanged (but for a final newline).
+bool isFixedPoint(const std::string& kernel, const std::string& output) {
+  std::string expected = kernel;
+  if (!expected.empty() && expected.back() == '\n') expected.pop_back();
+  return output == expected;
+}
+
+/// Start-up (one Normalizer and one call, untimed), then the timed passes over all kernels.
+InProcessResult timeInProcess(const std::vector<std::string>& kernels, int repetitions) {
+  const double n = static_cast<double>(kernels.size());
+  InProcessResult result;
   const auto startupStart = Clock::now();
   std::optional<deeptune::rewriter::Normalizer> normalizer(std::in_place);
   (void)normalizer->normalize(kernels.front(), "warmup.cl");
-  const double startupMs = msSince(startupStart);
+  result.startupMs = msSince(startupStart);
 
-  // In-process: all kernels on this thread, several repetitions.
   std::vector<double> perKernelMs;
-  double slowestMs = 0;
   // The normalizer works in a worker child: its time counts too, once the worker is reaped (the
   // worker that did the warm-up call goes on, so that one small kernel is counted as well).
-  const double inProcessCpuStart = cpuMs(RUSAGE_SELF) + cpuMs(RUSAGE_CHILDREN);
-  int fixedPoints = 0, rewriteFailures = 0;
-  std::string firstRewriteFailure;
-  for (int rep = 0; rep < options.repetitions; ++rep) {
+  const double cpuStart = cpuMs(RUSAGE_SELF) + cpuMs(RUSAGE_CHILDREN);
+  for (int rep = 0; rep < repetitions; ++rep) {
     const auto start = Clock::now();
     for (size_t i = 0; i < kernels.size(); ++i) {
       const auto kernelStart = Clock::now();
@@ -248,31 +272,29 @@ int run(const Options& options) {
       try {
         output = normalizer->normalize(kernels[i], "kernel" + std::to_string(i) + ".cl");
       } catch (const std::exception& error) {
-        if (rep == 0 && rewriteFailures++ == 0) firstRewriteFailure = error.what();
+        if (rep == 0 && result.failures++ == 0) result.firstFailure = error.what();
       }
-      slowestMs = std::max(slowestMs, msSince(kernelStart));
-      if (rep == 0) {
-        std::string expected = kernels[i];
-        if (!expected.empty() && expected.back() == '\n') expected.pop_back();
-        fixedPoints += output == expected;
-      }
+      result.slowestMs = std::max(result.slowestMs, msSince(kernelStart));
+      if (rep == 0) result.fixedPoints += isFixedPoint(kernels[i], output);
     }
     perKernelMs.push_back(msSince(start) / n);
   }
   normalizer.reset();  // ends and reaps the worker child: its CPU time is in RUSAGE_CHILDREN now
-  const double bestMs = *std::min_element(perKernelMs.begin(), perKernelMs.end());
-  const double medianMs = median(perKernelMs);
-  const double inProcessCpuMs =
-      (cpuMs(RUSAGE_SELF) + cpuMs(RUSAGE_CHILDREN) - inProcessCpuStart) / options.repetitions / n;
+  result.bestMs = *std::min_element(perKernelMs.begin(), perKernelMs.end());
+  result.medianMs = median(perKernelMs);
+  result.cpuMs = (cpuMs(RUSAGE_SELF) + cpuMs(RUSAGE_CHILDREN) - cpuStart) / repetitions / n;
+  return result;
+}
 
-  // Baseline: the original normalizer's processes, all kernels once.
+/// The original normalizer's processes over all kernels once, in a temp folder removed after.
+ProcessResult timeProcessPipeline(const std::vector<std::string>& kernels, const Tools& tools) {
   char dirTemplate[] = "/tmp/bench_rewrite_XXXXXX";
   if (::mkdtemp(dirTemplate) == nullptr) throw std::runtime_error("cannot create a temp folder");
   const fs::path dir = dirTemplate;
   ProcessResult process;
-  const double processCpuStart = cpuMs(RUSAGE_SELF) + cpuMs(RUSAGE_CHILDREN);
+  const double cpuStart = cpuMs(RUSAGE_SELF) + cpuMs(RUSAGE_CHILDREN);
   try {
-    process = runProcessPipeline(kernels, clang, clangFormat, dir);
+    process = runProcessPipeline(kernels, tools.clang, tools.clangFormat, dir);
   } catch (...) {
     std::error_code ec;
     fs::remove_all(dir, ec);
@@ -280,71 +302,123 @@ int run(const Options& options) {
   }
   std::error_code ec;
   fs::remove_all(dir, ec);
-  const double processCpuMs = (cpuMs(RUSAGE_SELF) + cpuMs(RUSAGE_CHILDREN) - processCpuStart) / n;
-  const double processMs = process.totalMs / n;
-  // The targets are judged on wall time with the in-process median (the conservative figure).
-  const double ratio = processMs / medianMs;
-  const double ratioBest = processMs / bestMs;
-  const double ratioCpu = processCpuMs / inProcessCpuMs;
-  const bool speedHolds = medianMs < kTargetMsPerKernel;
-  const bool ratioHolds = ratio >= kTargetRatio;
+  process.cpuMs = cpuMs(RUSAGE_SELF) + cpuMs(RUSAGE_CHILDREN) - cpuStart;
+  return process;
+}
 
+struct Report {
+  std::string csvPath;
+  size_t kernels = 0;
+  int repetitions = 0;
+  InProcessResult inProcess;
+  ProcessResult process;
+  // Per kernel, and the ratios process / in-process.
+  double processMs = 0, processCpuMs = 0, ratio = 0, ratioBest = 0, ratioCpu = 0;
+  bool speedHolds = false, ratioHolds = false;
+};
+
+/// Fills in the per-kernel process figures, the ratios and whether the two targets hold.
+void compare(Report& report) {
+  const double n = static_cast<double>(report.kernels);
+  report.processCpuMs = report.process.cpuMs / n;
+  report.processMs = report.process.totalMs / n;
+  // The targets are judged on wall time with the in-process median (the conservative figure).
+  report.ratio = report.processMs / report.inProcess.medianMs;
+  report.ratioBest = report.processMs / report.inProcess.bestMs;
+  report.ratioCpu = report.processCpuMs / report.inProcess.cpuMs;
+  report.speedHolds = report.inProcess.medianMs < kTargetMsPerKernel;
+  report.ratioHolds = report.ratio >= kTargetRatio;
+}
+
+/// Prints the report as one JSON line on stdout.
+void printJson(const Report& r) {
+  const double n = static_cast<double>(r.kernels);
   char line[1024];
-  if (options.json) {
-    std::snprintf(line, sizeof line,
-                  "{\"kernels\": %zu, \"repetitions\": %d, \"startup_ms\": %.1f, "
-                  "\"inprocess_ms_per_kernel_best\": %.3f, \"inprocess_ms_per_kernel_median\": "
-                  "%.3f, \"inprocess_slowest_kernel_ms\": %.3f, \"fixed_points\": %d, "
-                  "\"rewrite_failures\": %d, \"process_ms_per_kernel\": %.3f, "
-                  "\"process_preprocess_ms_per_kernel\": %.3f, \"process_format_ms_per_kernel\": "
-                  "%.3f, \"process_failures\": %d, \"inprocess_cpu_ms_per_kernel\": %.3f, "
-                  "\"process_cpu_ms_per_kernel\": %.3f, \"ratio\": %.2f, \"ratio_best\": %.2f, "
-                  "\"ratio_cpu\": %.2f, \"target_ms_holds\": %s, \"target_ratio_holds\": %s}",
-                  kernels.size(), options.repetitions, startupMs, bestMs, medianMs, slowestMs,
-                  fixedPoints, rewriteFailures, processMs, process.preprocessMs / n,
-                  process.formatMs / n, process.failures, inProcessCpuMs, processCpuMs, ratio,
-                  ratioBest, ratioCpu, speedHolds ? "true" : "false",
-                  ratioHolds ? "true" : "false");
-    std::cout << line << "\n";
-  } else {
-    std::cout << "kernels: " << kernels.size() << " (distinct src of " << csvPath << ")\n";
-    std::snprintf(line, sizeof line, "start-up (Normalizer + first call, untimed): %.1f ms\n",
-                  startupMs);
-    std::cout << line;
-    std::snprintf(line, sizeof line,
-                  "in-process ms/kernel: best %.3f, median %.3f of %d runs (slowest kernel "
-                  "%.3f ms); fixed points %d/%zu\n",
-                  bestMs, medianMs, options.repetitions, slowestMs, fixedPoints, kernels.size());
-    std::cout << line;
-    std::snprintf(line, sizeof line,
-                  "process pipeline ms/kernel: %.3f (clang -E %.3f, clang-format %.3f)\n",
-                  processMs, process.preprocessMs / n, process.formatMs / n);
-    std::cout << line;
-    std::snprintf(
-        line, sizeof line,
-        "CPU ms/kernel (user+sys, incl. children): in-process %.3f, process pipeline %.3f\n",
-        inProcessCpuMs, processCpuMs);
-    std::cout << line;
-    std::snprintf(line, sizeof line,
-                  "ratio process / in-process: %.1f (median), %.1f (best), %.1f (CPU time)\n",
-                  ratio, ratioBest, ratioCpu);
-    std::cout << line;
-    std::snprintf(line, sizeof line,
-                  "target < %.0f ms/kernel (median): %s\ntarget ratio >= %.0f (median): %s\n",
-                  kTargetMsPerKernel, speedHolds ? "holds" : "FAILS", kTargetRatio,
-                  ratioHolds ? "holds" : "FAILS");
-    std::cout << line;
+  std::snprintf(line, sizeof line,
+                "{\"kernels\": %zu, \"repetitions\": %d, \"startup_ms\": %.1f, "
+                "\"inprocess_ms_per_kernel_best\": %.3f, \"inprocess_ms_per_kernel_median\": "
+                "%.3f, \"inprocess_slowest_kernel_ms\": %.3f, \"fixed_points\": %d, "
+                "\"rewrite_failures\": %d, \"process_ms_per_kernel\": %.3f, "
+                "\"process_preprocess_ms_per_kernel\": %.3f, \"process_format_ms_per_kernel\": "
+                "%.3f, \"process_failures\": %d, \"inprocess_cpu_ms_per_kernel\": %.3f, "
+                "\"process_cpu_ms_per_kernel\": %.3f, \"ratio\": %.2f, \"ratio_best\": %.2f, "
+                "\"ratio_cpu\": %.2f, \"target_ms_holds\": %s, \"target_ratio_holds\": %s}",
+                r.kernels, r.repetitions, r.inProcess.startupMs, r.inProcess.bestMs,
+                r.inProcess.medianMs, r.inProcess.slowestMs, r.inProcess.fixedPoints,
+                r.inProcess.failures, r.processMs, r.process.preprocessMs / n,
+                r.process.formatMs / n, r.process.failures, r.inProcess.cpuMs, r.processCpuMs,
+                r.ratio, r.ratioBest, r.ratioCpu, r.speedHolds ? "true" : "false",
+                r.ratioHolds ? "true" : "false");
+  std::cout << line << "\n";
+}
+
+/// Prints the report as text lines on stdout.
+void printText(const Report& r) {
+  const double n = static_cast<double>(r.kernels);
+  char line[1024];
+  std::cout << "kernels: " << r.kernels << " (distinct src of " << r.csvPath << ")\n";
+  std::snprintf(line, sizeof line, "start-up (Normalizer + first call, untimed): %.1f ms\n",
+                r.inProcess.startupMs);
+  std::cout << line;
+  std::snprintf(line, sizeof line,
+                "in-process ms/kernel: best %.3f, median %.3f of %d runs (slowest kernel "
+                "%.3f ms); fixed points %d/%zu\n",
+                r.inProcess.bestMs, r.inProcess.medianMs, r.repetitions, r.inProcess.slowestMs,
+                r.inProcess.fixedPoints, r.kernels);
+  std::cout << line;
+  std::snprintf(line, sizeof line,
+                "process pipeline ms/kernel: %.3f (clang -E %.3f, clang-format %.3f)\n",
+                r.processMs, r.process.preprocessMs / n, r.process.formatMs / n);
+  std::cout << line;
+  std::snprintf(
+      line, sizeof line,
+      "CPU ms/kernel (user+sys, incl. children): in-process %.3f, process pipeline %.3f\n",
+      r.inProcess.cpuMs, r.processCpuMs);
+  std::cout << line;
+  std::snprintf(line, sizeof line,
+                "ratio process / in-process: %.1f (median), %.1f (best), %.1f (CPU time)\n",
+                r.ratio, r.ratioBest, r.ratioCpu);
+  std::cout << line;
+  std::snprintf(line, sizeof line,
+                "target < %.0f ms/kernel (median): %s\ntarget ratio >= %.0f (median): %s\n",
+                kTargetMsPerKernel, r.speedHolds ? "holds" : "FAILS", kTargetRatio,
+                r.ratioHolds ? "holds" : "FAILS");
+  std::cout << line;
+}
+
+/// Reports the kernels that failed (in-process or in the process pipeline) on stderr.
+void printFailures(const Report& r) {
+  if (r.inProcess.failures > 0) {
+    std::cerr << "error: " << r.inProcess.failures
+              << " kernel(s) failed to normalize; first: " << r.inProcess.firstFailure << "\n";
   }
-  if (rewriteFailures > 0) {
-    std::cerr << "error: " << rewriteFailures
-              << " kernel(s) failed to normalize; first: " << firstRewriteFailure << "\n";
-  }
-  if (process.failures > 0) {
-    std::cerr << "error: " << process.failures
-              << " kernel(s) failed in the process pipeline; first: " << process.firstFailure
+  if (r.process.failures > 0) {
+    std::cerr << "error: " << r.process.failures
+              << " kernel(s) failed in the process pipeline; first: " << r.process.firstFailure
               << "\n";
   }
-  return rewriteFailures > 0 || process.failures > 0 ? 1 : 0;
+}
+
+/// The whole benchmark: kernels, tools, in-process timing, process pipeline, report.
+int run(const Options& options) {
+  Report report;
+  report.csvPath = options.dataDir + "/cgo17-amd.csv";
+  // Kernels: the distinct src values, in file order (the table lives on, as it always did).
+  const deeptune::data::CsvTable table = deeptune::data::readCsv(report.csvPath);
+  const std::vector<std::string> kernels = distinctSources(table, report.csvPath);
+  const Tools tools = findTools();
+  report.kernels = kernels.size();
+  report.repetitions = options.repetitions;
+  report.inProcess = timeInProcess(kernels, options.repetitions);
+  report.process = timeProcessPipeline(kernels, tools);
+  compare(report);
+  if (options.json) {
+    printJson(report);
+  } else {
+    printText(report);
+  }
+  printFailures(report);
+  return report.inProcess.failures > 0 || report.process.failures > 0 ? 1 : 0;
 }
 
 }  // namespace

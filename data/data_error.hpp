@@ -7,14 +7,15 @@
 
 namespace deeptune::data {
 
-/// Thrown by every reader of this module. what() is always one line of the form
-/// `FILE:LINE:COL: message` (line and column 1-based, column counted in bytes); control
-/// characters in the file name or message are escaped so the text stays on one line.
+/// Thrown by every function of this module. what() is always one line: `FILE:LINE:COL: message`
+/// (line and column 1-based, column counted in bytes), or the message alone for an error with no
+/// position (a value such as a build option, data already read); control characters in the file
+/// name or message are escaped so the text stays on one line.
 class DataError : public std::runtime_error {
  public:
   DataError(const std::string& file, int line, int column, const std::string& message);
-  /// An error about data already read (no position): what() is `message`, escaped to one line;
-  /// file() is empty and line() and column() are 0.
+  /// An error with no position (a value, data already read): what() is `message`, escaped to
+  /// one line; file() is empty and line() and column() are 0.
   explicit DataError(const std::string& message);
 
   const std::string& file() const { return file_; }

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <set>
 #include <numeric>
+#include <set>
 #include <tuple>
 
 #include "data/csv_reader.hpp"

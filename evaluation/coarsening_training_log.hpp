@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "evaluation/coarsening_prediction.hpp"
 #include "data/coarsening_kernels.hpp"
+#include "evaluation/coarsening_prediction.hpp"
 
 namespace deeptune::evaluation {
 

@@ -130,8 +130,7 @@ std::string summaryMarkdown(const std::string& platform, const DevmapReportConte
     md += std::to_string(scores.front().overall.ties) +
           " rows are ties (the two devices within their noise), right for every method; the "
           "last column is the accuracy over the other " +
-          std::to_string(scores.front().overall.rows - scores.front().overall.ties) +
-          " rows.\n\n";
+          std::to_string(scores.front().overall.rows - scores.front().overall.ties) + " rows.\n\n";
   }
   md += std::string("| method | accuracy | speedup (mean) | speedup (geomean) | % of oracle |") +
         (ties ? " accuracy without ties |" : "") + "\n";
@@ -386,8 +385,7 @@ std::string devmapScoreTable(const std::string& platform, const std::string& pro
     text += line;
     if (method.overall.ties > 0) {
       std::snprintf(line, sizeof line, "  (%.1f%% of the %zu rows that are not ties)",
-                    100 * method.overall.accuracyUntied,
-                    method.overall.rows - method.overall.ties);
+                    100 * method.overall.accuracyUntied, method.overall.rows - method.overall.ties);
       text += line;
     }
     text += "\n";

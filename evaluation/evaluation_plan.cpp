@@ -45,8 +45,7 @@ std::vector<std::string> selectMethods(const std::string& list,
 
 MethodPredictions crossValidateMethod(const std::string& method,
                                       const std::vector<data::DevmapRow>& rows,
-                                      const Protocol& protocol,
-                                      const DevmapPredictor& predictor) {
+                                      const Protocol& protocol, const DevmapPredictor& predictor) {
   return MethodPredictions{method,
                            crossValidate(rows.size(), protocol.foldOfRow,
                                          withTrainingSubset(predictor, rows, protocol.subset))};

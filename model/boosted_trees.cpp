@@ -46,7 +46,7 @@ Booster fitBooster(const std::vector<std::vector<float>>& train, const std::vect
                    const BoostedTreeOptions& options) {
   if (train.empty() || train.size() != labels.size()) {
     throw ModelError("boosted trees: " + std::to_string(train.size()) + " rows and " +
-                          std::to_string(labels.size()) + " labels");
+                     std::to_string(labels.size()) + " labels");
   }
   if (options.rounds < 1 || options.maxDepth < 1 || !(options.learningRate > 0)) {
     throw ModelError("boosted trees: rounds, depth and learning rate must be positive");
@@ -94,8 +94,8 @@ std::vector<double> boostedTreeProbabilities(const std::vector<std::vector<float
 }
 
 BoostedTreeHead fitBoostedTreeHead(const std::vector<std::vector<float>>& train,
-                                          const std::vector<int>& labels,
-                                          const BoostedTreeOptions& options) {
+                                   const std::vector<int>& labels,
+                                   const BoostedTreeOptions& options) {
   const Booster booster = fitBooster(train, labels, options);
   bst_ulong length = 0;
   const char* buffer = nullptr;
@@ -109,8 +109,7 @@ BoostedTreeHead fitBoostedTreeHead(const std::vector<std::vector<float>>& train,
     // binary:logistic keeps its base score as a probability; the trees add to its logit.
     const double base =
         std::stod(learner.at("learner_model_param").at("base_score").get<std::string>());
-    if (!(base > 0.0 && base < 1.0))
-      throw ModelError("boosted trees: base score outside (0, 1)");
+    if (!(base > 0.0 && base < 1.0)) throw ModelError("boosted trees: base score outside (0, 1)");
     head.baseMargin = std::log(base / (1.0 - base));
     for (const nlohmann::json& tree : learner.at("gradient_booster").at("model").at("trees")) {
       const auto left = tree.at("left_children").get<std::vector<int32_t>>();

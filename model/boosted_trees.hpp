@@ -29,7 +29,7 @@ std::vector<double> boostedTreeProbabilities(const std::vector<std::vector<float
 /// The same fit as boostedTreeProbabilities, returned as trees that predict without XGBoost
 /// (boostedTreeProbability gives XGBoost's probabilities, to float rounding).
 BoostedTreeHead fitBoostedTreeHead(const std::vector<std::vector<float>>& train,
-                                          const std::vector<int>& labels,
-                                          const BoostedTreeOptions& options = {});
+                                   const std::vector<int>& labels,
+                                   const BoostedTreeOptions& options = {});
 
 }  // namespace deeptune::model

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "data/datasets.hpp"
 #include "data/coarsening_kernels.hpp"
+#include "data/datasets.hpp"
 #include "model/deeptune_model.hpp"
 #include "tokenizer/vocabulary.hpp"
 

@@ -364,7 +364,7 @@ TEST_CASE("cli train and evaluate: one epoch on a slice of the paper's data, end
   result = runCli("upgrade-model '" + ensemble + "' -o '" + (dir.path / "up.model").string() + "'");
   CHECK(result.exitCode == 2);
   CHECK_THAT(result.err, Contains("already current"));
-  for (const std::string& bad : {"--networks 0", "--networks 65",
+  for (const char* bad : {"--networks 0", "--networks 65",
                                  "--boosted-head --task "
                                  "coarsening --platform Tahiti"}) {
     result = runCli("train --data '" + slice + "' -o '" + (dir.path / "bad.model").string() + "' " +

@@ -50,3 +50,15 @@ TEST_CASE("coarsening report: per-kernel table, CSV and plots", "[report][coarse
   CHECK(countOf(perKernel, "class=\"oracle\"") == 4);
   CHECK_THAT(perKernel, Catch::Contains("mt&lt;&amp;&gt;"));
 }
+
+TEST_CASE("coarsening report: the score lines the CLI prints", "[report][coarsening]") {
+  std::vector<CoarseningPrediction> predictions;
+  for (const char* device : {"Tahiti", "Fermi"}) {
+    predictions.push_back({device, "static", 0, "sgemm", 1, 1.0, 2.0, 4});
+    predictions.push_back({device, "fixed", 0, "sgemm", 4, 2.0, 2.0, 4});
+  }
+  CHECK(deeptune::evaluation::coarseningScoreTable(
+            deeptune::evaluation::coarseningScores(predictions)) ==
+        "static       mean speedup 1.000x over 2 devices (50.0% of the oracle)\n"
+        "fixed        mean speedup 2.000x over 2 devices (100.0% of the oracle)\n");
+}

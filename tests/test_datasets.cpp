@@ -315,7 +315,7 @@ TEST_CASE("devmap: an oracle that contradicts its row's runtimes is a located er
   const std::string head = "0,s-1-p-k,default,1,2,3,4,5,0,2048,256,";
   const std::string agreeing = head + "GPU,1.5,0.5,src,x\n" + head + "CPU,0.5,1.5,src,x\n";
   REQUIRE(dd::readDevmapCsv(writeTemp("agree.csv", kDevmapHeader + agreeing)).size() == 2);
-  for (const std::string& bad : {"GPU,0.5,1.5", "CPU,1.5,0.5"}) {
+  for (const char* bad : {"GPU,0.5,1.5", "CPU,1.5,0.5"}) {
     INFO(bad);
     const std::string path =
         writeTemp("contradicts.csv", kDevmapHeader + agreeing + head + bad + ",src,x\n");

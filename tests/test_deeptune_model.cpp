@@ -363,7 +363,7 @@ TEST_CASE("cli train --task coarsening, from scratch and transferred", "[model][
   CHECK(model.info().labels == std::vector<std::string>{"1", "2", "4", "8", "16", "32"});
   CHECK_THAT(model.info().transferredFrom, Catch::StartsWith(source + " (devmap model"));
   CHECK(DeepTuneModel::load(scratch).info().transferredFrom.empty());
-  for (const std::string& bad :
+  for (const char* bad :
        {"--platform Vega", "", "--platform Tahiti --vocab x.json --transfer-from m.model"}) {
     const auto refused =
         deeptune::test::runCli("train --task coarsening --data " + data + " " + bad + " -o '" +

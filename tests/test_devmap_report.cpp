@@ -11,9 +11,9 @@
 #include "baselines/static_mapping.hpp"
 #include "data/datasets.hpp"
 #include "evaluation/cross_validation.hpp"
-#include "evaluation/protocol.hpp"
 #include "evaluation/devmap_report.hpp"
 #include "evaluation/evaluation_error.hpp"
+#include "evaluation/protocol.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/svg_checks.hpp"
 #include "tests/test_paths.hpp"
@@ -188,4 +188,31 @@ TEST_CASE("report: context, runs of several seeds and training per fold", "[repo
         "pretrain_epochs,pretrain_final_loss\n"
         "deeptune-s1,1,0,2,0.900000,55.0000,80.0000,1,2,50.0000,1,1,,,,\n"
         "deeptune-s1,2,0,2,0.900000,55.0000,80.0000,1,2,50.0000,1,1,1,62.5000,2,3.250000\n");
+}
+
+TEST_CASE("report: the score table the CLI prints after an evaluation", "[report][paper]") {
+  const std::string dir = deeptune::test::paperDataDir();
+  const auto rows = dd::readDevmapCsv(dir + "/cgo17-amd.csv");
+  const auto folds = ev::foldOfRows(rows, dd::readFoldsCsv(dir + "/folds-amd.csv"));
+  const std::vector<ev::MethodPredictions> methods = {
+      {"static", ev::crossValidate(rows.size(), folds, bl::staticMappingPredictor(rows))}};
+  const std::string table = ev::devmapScoreTable("amd", "paper folds", rows, folds, methods);
+  CHECK(table ==
+        "amd, paper folds, 680 rows\n"
+        "method                accuracy   speedup   geomean   %oracle\n"
+        "static                  58.8%     1.00x     1.00x     27.5%\n");
+
+  dm::FoldTraining fold;
+  fold.method = "deeptune";
+  fold.fold = 2;
+  fold.testRows = 10;
+  fold.testCorrect = 7;
+  fold.predictedGpu = 4;
+  fold.training.finalAccuracy = 0.5;
+  fold.training.bestAccuracy = 0.9;
+  fold.training.bestEpoch = 3;
+  const std::string report = ev::foldTrainingReport(fold, 10);
+  CHECK_THAT(report,
+             Catch::StartsWith("deeptune fold 3/10: test accuracy 70.0% (4 of 10 rows GPU)"));
+  CHECK_THAT(report, Catch::Contains("\nwarning: deeptune fold 3 collapsed"));
 }

@@ -57,9 +57,9 @@ TEST_CASE("evaluation plan: the three protocols", "[evaluation]") {
 TEST_CASE("evaluation plan: method lists are checked before any training", "[evaluation]") {
   CHECK(selectMethods("grewe,static", devmapMethods(), "devmap") ==
         std::vector<std::string>{"grewe", "static"});
-  CHECK_THROWS_WITH(
-      selectMethods("static,magic", devmapMethods(), "devmap"),
-      "unknown method 'magic' for devmap (static, grewe, hand-tree, memory, hand-boosted, token-boosted, deeptune)");
+  CHECK_THROWS_WITH(selectMethods("static,magic", devmapMethods(), "devmap"),
+                    "unknown method 'magic' for devmap (static, grewe, hand-tree, memory, "
+                    "hand-boosted, token-boosted, deeptune)");
   CHECK_THROWS_WITH(selectMethods("static,,grewe", devmapMethods(), "devmap"),
                     Contains("unknown method ''"));
   CHECK_THROWS_WITH(selectMethods("", devmapMethods(), "devmap"), "--methods names no method");

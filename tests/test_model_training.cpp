@@ -35,8 +35,7 @@ training::TrainRequest smallDevmapRequest() {
 
 }  // namespace
 
-TEST_CASE("model training: a request out of range is refused before any training",
-          "[training]") {
+TEST_CASE("model training: a request out of range is refused before any training", "[training]") {
   training::TrainRequest request = smallDevmapRequest();
   request.networks = 65;
   CHECK_THROWS_WITH(training::checkTrainRequest(request), "train: --networks must be 1 to 64");
@@ -74,9 +73,8 @@ TEST_CASE("model training: an ensemble with boosted-tree heads saves and predict
   const std::string path = (dir.path / "ensemble.model").string();
   trained.save(path);
   const model::InferenceModel loaded = model::InferenceModel::load(path);
-  const auto examples = model::devmapExamples(request.devmapRows,
-                                              tokenizer::Vocabulary(loaded.info().vocabulary, "x"),
-                                              request.maxLength);
+  const auto examples = model::devmapExamples(
+      request.devmapRows, tokenizer::Vocabulary(loaded.info().vocabulary, "x"), request.maxLength);
   const std::vector<float> p = loaded.predict(examples.front());
   REQUIRE(p.size() == 2);
   CHECK(p[0] + p[1] == Approx(1.0f));
@@ -94,7 +92,8 @@ TEST_CASE("model training: an ensemble with boosted-tree heads saves and predict
 }
 
 TEST_CASE("model training: a coarsening model from one device's kernels", "[training]") {
-  const auto rows = data::readCoarseningRuntimesCsv(test::paperDataDir() + "/pact-2014-runtimes.csv");
+  const auto rows =
+      data::readCoarseningRuntimesCsv(test::paperDataDir() + "/pact-2014-runtimes.csv");
   training::TrainRequest request;
   request.task = "coarsening";
   request.kernels = data::coarseningKernels(rows, "Tahiti");

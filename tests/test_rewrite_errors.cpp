@@ -38,7 +38,7 @@ RewriteError rewriteError(const std::string& source) {
 }  // namespace
 
 TEST_CASE("empty and whitespace-only files are rejected", "[rewriter][errors]") {
-  for (const std::string source : {std::string(), std::string(" \n\t\n  ")}) {
+  for (const std::string& source : {std::string(), std::string(" \n\t\n  ")}) {
     const RewriteError error = rewriteError(source);
     CHECK(error.file() == "bad.cl");
     CHECK(std::string(error.what()) == "bad.cl:1:1: empty input: no OpenCL code to normalize");

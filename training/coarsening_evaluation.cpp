@@ -11,11 +11,11 @@
 
 #include "baselines/fixed_factor.hpp"
 #include "data/parallel_for.hpp"
-#include "training/magni_cascade.hpp"
-#include "training/training_error.hpp"
 #include "evaluation/evaluation_plan.hpp"
 #include "evaluation/protocol.hpp"
 #include "model/coarsening_data.hpp"
+#include "training/magni_cascade.hpp"
+#include "training/training_error.hpp"
 
 namespace deeptune::training {
 namespace {
@@ -34,8 +34,8 @@ struct Job {
   std::vector<size_t> slots;  ///< the predictions it fills, one per device predicted
 };
 
-evaluation::CoarseningPrediction record(const std::string& device, const std::string& method, int run,
-                            const data::CoarseningKernel& kernel, int factor) {
+evaluation::CoarseningPrediction record(const std::string& device, const std::string& method,
+                                        int run, const data::CoarseningKernel& kernel, int factor) {
   evaluation::CoarseningPrediction p;
   p.device = device;
   p.method = method;
@@ -49,8 +49,9 @@ evaluation::CoarseningPrediction record(const std::string& device, const std::st
 }
 
 const evaluation::CoarseningPrediction* findResumed(const CoarseningEvaluationOptions& options,
-                                        const std::string& device, const std::string& method,
-                                        int run, const std::string& kernel) {
+                                                    const std::string& device,
+                                                    const std::string& method, int run,
+                                                    const std::string& kernel) {
   if (options.resumed == nullptr) return nullptr;
   for (const evaluation::CoarseningPrediction& p : *options.resumed) {
     if (p.device == device && p.method == method && p.run == run && p.kernel == kernel) return &p;
@@ -152,9 +153,8 @@ class LearnedSetting {
       };
       std::vector<std::pair<size_t, size_t>> origins;
       const auto test = rows(scope, isHeldOut, &origins);
-      const auto probabilities =
-          ensemblePredict(rows(scope, isTraining), test, transfer, run,
-                                                  seed + 7919 * static_cast<uint64_t>(fold + 1));
+      const auto probabilities = ensemblePredict(rows(scope, isTraining), test, transfer, run,
+                                                 seed + 7919 * static_cast<uint64_t>(fold + 1));
       for (size_t i = 0; i < test.size(); ++i) {
         const auto [d, k] = origins[i];
         const data::CoarseningKernel& kernel = kernels_[d][k];
@@ -234,9 +234,8 @@ void checkEvaluation(const std::vector<std::string>& devices,
       if (method != "magni") continue;
       for (const data::CoarseningKernel& kernel : kernels) {
         if (kernel.pca.empty()) {
-          throw TrainingError(
-              "magni needs Magni et al.'s features (columns PCA1..PCA7); kernel '" +
-              kernel.kernel + "' has none");
+          throw TrainingError("magni needs Magni et al.'s features (columns PCA1..PCA7); kernel '" +
+                              kernel.kernel + "' has none");
         }
       }
     }
@@ -254,7 +253,8 @@ class EvaluationPlan {
                  const std::vector<std::vector<data::CoarseningKernel>>& kernelsByDevice,
                  const CoarseningEvaluationOptions& options) {
     for (size_t d = 0; d < devices.size(); ++d) {
-      const evaluation::Protocol protocol = evaluation::leaveOneKernelOut(kernelsByDevice[d].size());
+      const evaluation::Protocol protocol =
+          evaluation::leaveOneKernelOut(kernelsByDevice[d].size());
       for (const std::string& method : options.methods) {
         const bool learned = method == "deeptune" || method == "deeptune-tl";
         for (int run = 0; run < (learned ? options.runs : 1); ++run) {

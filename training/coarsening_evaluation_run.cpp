@@ -38,7 +38,8 @@ std::vector<std::vector<int>> pretrainingSequences(
     }
   }
   std::vector<std::vector<int>> sequences;
-  for (const std::string& source : evaluation::pretrainingSources(candidates, evaluated, excluded)) {
+  for (const std::string& source :
+       evaluation::pretrainingSources(candidates, evaluated, excluded)) {
     sequences.push_back(model::modelTokens(vocabulary, source, maxLength));
   }
   return sequences;
@@ -60,8 +61,7 @@ std::vector<std::vector<data::CoarseningKernel>> kernelsOfDevices(
 }
 
 bool chosen(const CoarseningEvaluationOptions& options, const char* method) {
-  return std::find(options.methods.begin(), options.methods.end(), method) !=
-         options.methods.end();
+  return std::find(options.methods.begin(), options.methods.end(), method) != options.methods.end();
 }
 
 /// What the trainings depend on (the data, the training settings, the transfer source): an
@@ -73,12 +73,12 @@ std::string resumeMaterial(const CoarseningEvaluationRequest& request,
   const CoarseningEvaluationOptions& o = request.options;
   const std::string loss =
       o.train.loss == model::TrainOptions::Loss::kRegret ? "regret" : "classification";
-  std::string material =
-      std::to_string(o.train.epochs) + ' ' + std::to_string(o.train.batchSize) + ' ' +
-      std::to_string(o.maxLength) + ' ' + std::to_string(o.train.seed) + ' ' + loss + ' ' +
-      std::to_string(o.sharedDevices) + ' ' + std::to_string(o.ensemble) + ' ' +
-      std::to_string(o.fallbackFolds) + ' ' + o.transferMode + ' ' +
-      std::to_string(o.pretrain.epochs) + ' ' + std::to_string(o.train.frozenEpochs) + '\n';
+  std::string material = std::to_string(o.train.epochs) + ' ' + std::to_string(o.train.batchSize) +
+                         ' ' + std::to_string(o.maxLength) + ' ' + std::to_string(o.train.seed) +
+                         ' ' + loss + ' ' + std::to_string(o.sharedDevices) + ' ' +
+                         std::to_string(o.ensemble) + ' ' + std::to_string(o.fallbackFolds) + ' ' +
+                         o.transferMode + ' ' + std::to_string(o.pretrain.epochs) + ' ' +
+                         std::to_string(o.train.frozenEpochs) + '\n';
   if (!request.pretrainData.empty()) {
     for (const std::string& path : data::splitText(request.pretrainData, ',')) {
       material += data::readFileBytes(path, data::kMaxSourceBytes);
@@ -98,10 +98,9 @@ void addLearnedSettings(const CoarseningEvaluationRequest& request, size_t pretr
   const bool transfer = chosen(o, "deeptune-tl");
   if (chosen(o, "deeptune") || transfer) {
     settings.push_back("DeepTune: " + std::to_string(o.train.epochs) + " epochs, batches of " +
-                       std::to_string(o.train.batchSize) + ", last " +
-                       std::to_string(o.maxLength) + " tokens, " + std::to_string(o.runs) +
-                       " runs (run r: seed " + std::to_string(o.train.seed) +
-                       " + 1000 r, held-out kernel k adds k)");
+                       std::to_string(o.train.batchSize) + ", last " + std::to_string(o.maxLength) +
+                       " tokens, " + std::to_string(o.runs) + " runs (run r: seed " +
+                       std::to_string(o.train.seed) + " + 1000 r, held-out kernel k adds k)");
     std::string variant = o.train.loss == model::TrainOptions::Loss::kRegret
                               ? "loss: expected regret against the best factor (measured speedups)"
                               : "loss: cross-entropy on the best factor (the paper's)";
@@ -115,8 +114,7 @@ void addLearnedSettings(const CoarseningEvaluationRequest& request, size_t pretr
       variant +=
           "; fixed factor when the ensemble's probability of its choice is below a "
           "threshold chosen by " +
-          std::to_string(o.fallbackFolds) +
-          "-fold inner cross-validation on the training kernels";
+          std::to_string(o.fallbackFolds) + "-fold inner cross-validation on the training kernels";
     }
     settings.push_back(variant);
   }
@@ -177,10 +175,10 @@ std::vector<std::string> reportNotes(
 void checkCoarseningEvaluationRequest(const CoarseningEvaluationRequest& request,
                                       const std::string& loss) {
   const CoarseningEvaluationOptions& o = request.options;
-  if (o.runs < 1 || o.runs > 100 || o.train.epochs < 1 || request.workers < 1 ||
-      o.maxLength < 1 || o.train.batchSize < 1 || o.ensemble < 1 || o.ensemble > 100 ||
-      o.fallbackFolds < 0 || o.fallbackFolds == 1 || o.fallbackFolds > 100 ||
-      o.pretrain.epochs < 1 || o.pretrain.epochs > 1000 || o.train.frozenEpochs < -1) {
+  if (o.runs < 1 || o.runs > 100 || o.train.epochs < 1 || request.workers < 1 || o.maxLength < 1 ||
+      o.train.batchSize < 1 || o.ensemble < 1 || o.ensemble > 100 || o.fallbackFolds < 0 ||
+      o.fallbackFolds == 1 || o.fallbackFolds > 100 || o.pretrain.epochs < 1 ||
+      o.pretrain.epochs > 1000 || o.train.frozenEpochs < -1) {
     throw TrainingError(
         "evaluate: --seeds and --ensemble 1 to 100; --fallback-folds 0 or 2 to 100; "
         "--pretrain-epochs 1 to 1000; --freeze-epochs -1 or more; --epochs, --workers, "
@@ -222,9 +220,8 @@ std::vector<evaluation::CoarseningScores> runCoarseningEvaluation(
              : model::coarseningVocabulary(kernelsByDevice.front(), request.dataPath);
   size_t pretrainExcluded = 0;
   if (transfer && options.transferMode == "pretrained") {
-    options.pretrainSequences = pretrainingSequences(request.pretrainData, vocabulary,
-                                                     options.maxLength, kernelsByDevice,
-                                                     pretrainExcluded);
+    options.pretrainSequences = pretrainingSequences(
+        request.pretrainData, vocabulary, options.maxLength, kernelsByDevice, pretrainExcluded);
   }
   evaluation::CoarseningTrainingLog log(
       request.reportDir + "/trainings.partial.csv",
@@ -240,12 +237,12 @@ std::vector<evaluation::CoarseningScores> runCoarseningEvaluation(
   options.workers = model::safeTrainingWorkers(request.workers, note);
   if (!note.empty() && progress.notice) progress.notice("warning: " + note);
   model::setComputeThreads(1);
-  const auto predictions = evaluateCoarsening(
-      devices, kernelsByDevice, vocabulary, options,
-      [&](const evaluation::CoarseningPrediction& p, size_t done, size_t total) {
-        if (progress.prediction) progress.prediction(p, done, total);
-        log.add(p);
-      });
+  const auto predictions =
+      evaluateCoarsening(devices, kernelsByDevice, vocabulary, options,
+                         [&](const evaluation::CoarseningPrediction& p, size_t done, size_t total) {
+                           if (progress.prediction) progress.prediction(p, done, total);
+                           log.add(p);
+                         });
 
   evaluation::CoarseningReportContext context;
   context.command = request.command;

@@ -14,15 +14,15 @@ namespace deeptune::training {
 /// What to evaluate. The options' transferSource, pretrainSequences, resumed and workers are
 /// filled in by runCoarseningEvaluation.
 struct CoarseningEvaluationRequest {
-  std::string dataPath;                ///< the runtimes CSV
-  std::string oraclesPath;             ///< an oracles CSV to check the best factors against
-  std::vector<std::string> devices;    ///< empty: every device of the data
+  std::string dataPath;                 ///< the runtimes CSV
+  std::string oraclesPath;              ///< an oracles CSV to check the best factors against
+  std::vector<std::string> devices;     ///< empty: every device of the data
   CoarseningEvaluationOptions options;  ///< methods, runs, training, ensemble, fallback
-  std::string transferFrom;            ///< deeptune-tl's source model file
-  std::string pretrainData;            ///< with transferMode "pretrained": devmap CSVs, comma-separated
-  std::string reportDir;               ///< where the report (and the resumable log) go
-  int workers = 2;                     ///< trainings asked to run at once
-  std::string command;                 ///< the command line, for the report
+  std::string transferFrom;             ///< deeptune-tl's source model file
+  std::string pretrainData;  ///< with transferMode "pretrained": devmap CSVs, comma-separated
+  std::string reportDir;     ///< where the report (and the resumable log) go
+  int workers = 2;           ///< trainings asked to run at once
+  std::string command;       ///< the command line, for the report
 };
 
 /// Calls during the evaluation: each trained prediction (from worker threads, one at a time), and

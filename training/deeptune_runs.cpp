@@ -6,17 +6,17 @@
 #include <mutex>
 
 #include "baselines/grewe_tree.hpp"
-#include "model/boosted_trees.hpp"
 #include "evaluation/cross_validation.hpp"
-#include "training/training_error.hpp"
+#include "model/boosted_trees.hpp"
 #include "model/compute_environment.hpp"
+#include "training/training_error.hpp"
 
 namespace deeptune::training {
 namespace {
 
 /// The runs' GPU probabilities of each row averaged, thresholded at 0.5 (see DeepTuneRuns).
-evaluation::MethodPredictions ensembleOf(const std::vector<model::FoldTraining>& folds, size_t rowCount,
-                             int runs) {
+evaluation::MethodPredictions ensembleOf(const std::vector<model::FoldTraining>& folds,
+                                         size_t rowCount, int runs) {
   std::vector<double> sum(rowCount, 0.0);
   std::vector<int> count(rowCount, 0);
   for (const model::FoldTraining& fold : folds) {
@@ -50,12 +50,12 @@ FoldFeatures foldFeatures(const model::FoldTraining& fold, const std::vector<dat
   if (fold.trainStates.size() != fold.trainRowIndices.size() ||
       fold.testStates.size() != fold.testRowIndices.size()) {
     throw TrainingError("state head: fold " + std::to_string(fold.fold + 1) +
-                          " kept no language-model states");
+                        " kept no language-model states");
   }
   if (tokenCounts && (fold.trainTokenCounts.size() != fold.trainStates.size() ||
                       fold.testTokenCounts.size() != fold.testStates.size())) {
     throw TrainingError("state head: fold " + std::to_string(fold.fold + 1) +
-                          " kept no token counts");
+                        " kept no token counts");
   }
   const auto inputs = [tokenCounts](const std::vector<float>& state,
                                     const std::vector<std::vector<float>>& counts, size_t i) {
@@ -82,9 +82,11 @@ FoldFeatures foldFeatures(const model::FoldTraining& fold, const std::vector<dat
 /// GPU probability of each test row) fitted and applied; each row's probability and device.
 template <typename PredictFold>
 evaluation::MethodPredictions stateHeadOf(const std::vector<model::FoldTraining>& folds,
-                              const std::vector<data::DevmapRow>& rows, const std::string& name,
-                              const std::string& group, const PredictFold& predictFold,
-                              std::vector<double>& probabilities, bool tokenCounts = false) {
+                                          const std::vector<data::DevmapRow>& rows,
+                                          const std::string& name, const std::string& group,
+                                          const PredictFold& predictFold,
+                                          std::vector<double>& probabilities,
+                                          bool tokenCounts = false) {
   evaluation::MethodPredictions head{name, std::vector<std::string>(rows.size()), group};
   probabilities.assign(rows.size(), -1.0);
   for (const model::FoldTraining& fold : folds) {
@@ -144,22 +146,23 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
     std::vector<model::FoldTraining> runFolds;
     const evaluation::DevmapPredictor predictor =
         evaluation::withTrainingSubset(model::deeptunePredictor(
-                               rows, vocabulary, runOptions,
-                               [&](int fold, const model::EpochProgress& epoch) {
-                                 if (progress) progress(run, fold, epoch);
-                               },
-                               [&](const model::FoldTraining& record) {
-                                 model::FoldTraining named = record;
-                                 named.method = name;
-                                 {
-                                   std::lock_guard<std::mutex> lock(foldsMutex);
-                                   runFolds.push_back(named);
-                                 }
-                                 if (done) done(named);
-                               }),
-                           rows, subset);
+                                           rows, vocabulary, runOptions,
+                                           [&](int fold, const model::EpochProgress& epoch) {
+                                             if (progress) progress(run, fold, epoch);
+                                           },
+                                           [&](const model::FoldTraining& record) {
+                                             model::FoldTraining named = record;
+                                             named.method = name;
+                                             {
+                                               std::lock_guard<std::mutex> lock(foldsMutex);
+                                               runFolds.push_back(named);
+                                             }
+                                             if (done) done(named);
+                                           }),
+                                       rows, subset);
     result.runs.push_back(
-        {name, evaluation::crossValidate(rows.size(), foldOfRow, predictor, result.workers), "deeptune"});
+        {name, evaluation::crossValidate(rows.size(), foldOfRow, predictor, result.workers),
+         "deeptune"});
     result.seeds.push_back(runOptions.train.seed);
     std::sort(
         runFolds.begin(), runFolds.end(),
@@ -175,7 +178,8 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
     const auto boostedFold = [&](const FoldFeatures& features) {
       model::BoostedTreeOptions boosted;
       boosted.seed = runOptions.train.seed;
-      return model::boostedTreeProbabilities(features.train, features.labels, features.test, boosted);
+      return model::boostedTreeProbabilities(features.train, features.labels, features.test,
+                                             boosted);
     };
     if (heads.boosted) {
       result.boostedHeads.push_back(stateHeadOf(runFolds, rows, headName("deeptune-boosted"),

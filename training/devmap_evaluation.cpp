@@ -6,10 +6,10 @@
 
 #include "evaluation/protocol.hpp"
 #include "evaluation/report_plots.hpp"
-#include "model/train_option_names.hpp"
 #include "model/boosted_trees.hpp"
 #include "model/compute_environment.hpp"
 #include "model/devmap_data.hpp"
+#include "model/train_option_names.hpp"
 #include "training/boosted_references.hpp"
 #include "training/training_error.hpp"
 
@@ -17,9 +17,8 @@ namespace deeptune::training {
 namespace {
 
 /// The DeepTune settings line of the report.
-std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
-                             const DeepTuneRuns& runs, int requestedWorkers,
-                             size_t corpusExcluded) {
+std::string deeptuneSettings(const model::DeepTuneMethodOptions& options, const DeepTuneRuns& runs,
+                             int requestedWorkers, size_t corpusExcluded) {
   std::string seeds;
   for (uint64_t seed : runs.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(seed);
   std::string variant;  // what differs from the paper's network and training
@@ -56,16 +55,16 @@ std::string deeptuneSettings(const model::DeepTuneMethodOptions& options,
 /// The heads' settings line of the report.
 std::string headSettings(const StateHeads& heads) {
   const model::BoostedTreeOptions boosted;
-  return std::string("heads on each fold model's LSTM states and log2 transfer and wgsize, "
-                     "fitted on the fold's training rows: ") +
+  return std::string(
+             "heads on each fold model's LSTM states and log2 transfer and wgsize, "
+             "fitted on the fold's training rows: ") +
          (heads.tree ? "deeptune-tree (a depth-5 tree, the Grewe tree's settings)" : "") +
          (heads.tree && heads.boosted ? "; " : "") +
-         (heads.boosted ? "deeptune-boosted (XGBoost, " + std::to_string(boosted.rounds) +
-                              " rounds, depth " + std::to_string(boosted.maxDepth) +
-                              ", learning rate " +
-                              evaluation::formatNumber("%.1f", boosted.learningRate) +
-                              ", the run's seed)"
-                        : "") +
+         (heads.boosted
+              ? "deeptune-boosted (XGBoost, " + std::to_string(boosted.rounds) + " rounds, depth " +
+                    std::to_string(boosted.maxDepth) + ", learning rate " +
+                    evaluation::formatNumber("%.1f", boosted.learningRate) + ", the run's seed)"
+              : "") +
          (heads.boostedTokenCounts
               ? std::string(heads.tree || heads.boosted ? "; " : "") +
                     "deeptune-boosted-tc (the same boosted trees with the row's token counts, "
@@ -95,10 +94,9 @@ std::vector<std::string> commonSettings(const DevmapEvaluationRequest& request,
   settings.push_back(seen.whatMethodsSaw());
   const evaluation::TrainingSubset& subset = request.protocol.subset;
   if (subset.kernels > 0) {
-    settings.push_back("learning curve: every method of a fold trained on " +
-                       std::to_string(subset.kernels) +
-                       " of its training sources (drawn with seed " + std::to_string(subset.seed) +
-                       " + fold)");
+    settings.push_back(
+        "learning curve: every method of a fold trained on " + std::to_string(subset.kernels) +
+        " of its training sources (drawn with seed " + std::to_string(subset.seed) + " + fold)");
   }
   if (!deeptune.startFrom.empty()) {
     settings.push_back(

@@ -23,12 +23,12 @@ struct DevmapEvaluationRequest {
   std::vector<data::DevmapRow> rows;
   std::vector<data::MeasuredDevice> devices;  ///< a measure CSV's two devices (else empty)
   std::string dataName;                       ///< where the rows came from (names a vocabulary)
-  evaluation::Protocol protocol;        ///< its folds, subset and leakage rule
+  evaluation::Protocol protocol;              ///< its folds, subset and leakage rule
   std::vector<std::string> methods;           ///< evaluation::devmapMethods() names
-  model::DeepTuneMethodOptions deeptune;  ///< vocabularyPerFold is taken from the protocol
-  int seeds = 1;                          ///< DeepTune runs
-  int workers = 2;                        ///< folds trained at once
-  bool ensemble = false;                  ///< also the runs' probabilities averaged
+  model::DeepTuneMethodOptions deeptune;      ///< vocabularyPerFold is taken from the protocol
+  int seeds = 1;                              ///< DeepTune runs
+  int workers = 2;                            ///< folds trained at once
+  bool ensemble = false;                      ///< also the runs' probabilities averaged
   StateHeads heads;
   /// With deeptune.startFrom: the starting model's vocabulary and the devices its labels name.
   std::optional<tokenizer::Vocabulary> fromVocabulary;

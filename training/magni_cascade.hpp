@@ -16,8 +16,7 @@ class MagniCascade {
  public:
   /// Trains on every measured factor below or at each kernel's best: "yes" below it, "no" at it.
   /// Features are standardized with the training rows' mean and deviation.
-  MagniCascade(const std::vector<data::CoarseningKernel>& training, int hiddenUnits,
-               uint64_t seed);
+  MagniCascade(const std::vector<data::CoarseningKernel>& training, int hiddenUnits, uint64_t seed);
   ~MagniCascade();
   MagniCascade(MagniCascade&&) noexcept;
   MagniCascade& operator=(MagniCascade&&) noexcept;

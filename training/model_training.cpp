@@ -78,9 +78,9 @@ model::BoostedTreeHead fitHead(const model::DeepTuneModel& network,
   model::BoostedTreeHead inputs;  // what the head will read
   inputs.tokenCounts = tokenCounts;
   for (size_t i = 0; i < examples.size(); ++i) {
-    features.push_back(model::headFeatures(inputs, states[i], examples[i].tokens,
-                                           network.info().vocabulary.size(),
-                                           {rows[i].transfer, static_cast<double>(rows[i].wgsize)}));
+    features.push_back(
+        model::headFeatures(inputs, states[i], examples[i].tokens, network.info().vocabulary.size(),
+                            {rows[i].transfer, static_cast<double>(rows[i].wgsize)}));
     labels.push_back(examples[i].label);
   }
   model::BoostedTreeOptions treeOptions;
@@ -172,14 +172,13 @@ TrainedModel trainModel(const TrainRequest& request, const TrainProgress& progre
     options.seed = request.train.seed + 1000 * static_cast<uint64_t>(n);
     model::DeepTuneModel member =
         n == 0 ? std::move(network) : startingNetwork(network0Info, options.seed);
-    trained.summaries.push_back(
-        member.train(examples, options, [&](const model::EpochProgress& p) {
-          if (progress.epoch) progress.epoch(n, p);
-        }));
+    trained.summaries.push_back(member.train(examples, options, [&](const model::EpochProgress& p) {
+      if (progress.epoch) progress.epoch(n, p);
+    }));
     if (progress.networkDone) progress.networkDone(n, trained.summaries.back());
     if (request.boostedHead || request.boostedHeadCounts) {
-      trained.heads.push_back(fitHead(member, examples, request.devmapRows,
-                                      request.boostedHeadCounts, options.seed));
+      trained.heads.push_back(
+          fitHead(member, examples, request.devmapRows, request.boostedHeadCounts, options.seed));
     }
     trained.networks.push_back(std::move(member));
   }

@@ -92,10 +92,10 @@ int runEvaluateCoarsening(const Args& args) {
   evaluation.sharedDevices = vm.count("shared-devices") != 0;
   evaluation.methods =
       evaluation::selectMethods(a.methodList, evaluation::coarseningMethods(), "coarsening");
-  data::checkOutputNotInput(request.reportDir,
-                            {request.dataPath, request.oraclesPath, request.transferFrom,
-                             request.pretrainData},
-                            data::OutputKind::kFolder);
+  data::checkOutputNotInput(
+      request.reportDir,
+      {request.dataPath, request.oraclesPath, request.transferFrom, request.pretrainData},
+      data::OutputKind::kFolder);
 #ifdef DEEPTUNE_WITH_REWRITER
   const bool transfer = std::find(evaluation.methods.begin(), evaluation.methods.end(),
                                   "deeptune-tl") != evaluation.methods.end();
@@ -105,8 +105,7 @@ int runEvaluateCoarsening(const Args& args) {
   request.command = commandLine("evaluate", args);
   ProgressPrinter printer;
   training::CoarseningEvaluationProgress progress;
-  progress.prediction = [&](const evaluation::CoarseningPrediction& p, size_t done,
-                            size_t total) {
+  progress.prediction = [&](const evaluation::CoarseningPrediction& p, size_t done, size_t total) {
     char line[200];
     std::snprintf(line, sizeof line, "%zu/%zu trainings: %s %s run %d, %s -> factor %d (%.2fx)",
                   done, total, p.device.c_str(), p.method.c_str(), p.run, p.kernel.c_str(),
@@ -115,9 +114,9 @@ int runEvaluateCoarsening(const Args& args) {
   };
   progress.notice = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
   progress.wallTime = [&] { return formatDuration(printer.elapsed()); };
-  std::fputs(
-      evaluation::coarseningScoreTable(training::runCoarseningEvaluation(request, progress)).c_str(),
-      stdout);
+  std::fputs(evaluation::coarseningScoreTable(training::runCoarseningEvaluation(request, progress))
+                 .c_str(),
+             stdout);
   std::printf("report: %s/summary.md\n", request.reportDir.c_str());
   return kExitOk;
 }

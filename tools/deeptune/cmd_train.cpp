@@ -30,8 +30,8 @@ void readTrainingData(training::TrainRequest& request, const std::string& dataPa
   if (std::find(devices.begin(), devices.end(), platform) == devices.end()) {
     std::string list;
     for (const std::string& d : devices) list += (list.empty() ? "" : ", ") + d;
-    throw UsageError("train: no runtimes of '" + platform + "' in " + dataPath + " (devices: " +
-                     list + ")");
+    throw UsageError("train: no runtimes of '" + platform + "' in " + dataPath +
+                     " (devices: " + list + ")");
   }
   request.kernels = data::coarseningKernels(rows, platform);
 }
