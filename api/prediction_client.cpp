@@ -7,24 +7,30 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "api/api_error.hpp"
 #include "api/library_paths.hpp"
+#include "data/child_process.hpp"
+#include "data/data_error.hpp"
 #include "runtime/line_record.hpp"
-#include "runtime/runtime_error.hpp"
-#include "runtime/subprocess.hpp"
 
 namespace deeptune::api {
 namespace {
 
 namespace fs = std::filesystem;
-using runtime::RuntimeError;
 
-/// The service's next record; throws when it ended or reports an error.
-std::vector<std::string> answer(runtime::Coprocess& server, double timeoutSeconds) {
-  const std::optional<std::string> line = server.readLine(timeoutSeconds);
-  if (!line) throw RuntimeError("prediction service ended unexpectedly (see its stderr above)");
+/// The service's next record; throws ApiError when it ended, reports an error or gave no answer
+/// within `timeoutSeconds`.
+std::vector<std::string> answer(data::Coprocess& server, double timeoutSeconds) {
+  std::optional<std::string> line;
+  try {
+    line = server.readLine(timeoutSeconds);
+  } catch (const data::DataError& e) {  // no answer in time
+    throw ApiError(e.what());
+  }
+  if (!line) throw ApiError("prediction service ended unexpectedly (see its stderr above)");
   std::vector<std::string> fields = runtime::decodeRecord(*line);
   if (fields[0] == "error") {
-    throw RuntimeError(fields.size() > 1 ? fields[1] : "prediction service failed");
+    throw ApiError(fields.size() > 1 ? fields[1] : "prediction service failed");
   }
   return fields;
 }
@@ -34,17 +40,21 @@ std::vector<std::string> answer(runtime::Coprocess& server, double timeoutSecond
 struct PredictionClient::Impl {
   std::vector<std::string> command;
   double timeoutSeconds;
-  runtime::Coprocess server;
+  data::Coprocess server;
   Impl(const std::vector<std::string>& serverCommand, double timeout)
       : command(serverCommand), timeoutSeconds(timeout), server(serverCommand) {}
 };
 
 void PredictionClient::connect(const std::vector<std::string>& serverCommand,
                                double timeoutSeconds) {
-  impl_ = std::make_unique<Impl>(serverCommand, timeoutSeconds);
+  try {
+    impl_ = std::make_unique<Impl>(serverCommand, timeoutSeconds);
+  } catch (const data::DataError& e) {  // the service cannot start
+    throw ApiError(e.what());
+  }
   const std::vector<std::string> ready = answer(impl_->server, timeoutSeconds);
   if (ready[0] != "ready" || ready.size() < 2) {
-    throw RuntimeError("prediction service: unexpected greeting '" + ready[0] + "'");
+    throw ApiError("prediction service: unexpected greeting '" + ready[0] + "'");
   }
   modelPath_ = ready[1];
 }
@@ -62,20 +72,24 @@ Decision PredictionClient::predictDevice(const std::string& source, const std::s
   // In a process forked from the one that started the service, the service (and every answer
   // on its socket) is that process's: this one starts its own.
   if (!impl_->server.ownedByThisProcess()) connect(impl_->command, impl_->timeoutSeconds);
-  impl_->server.writeLine(runtime::encodeRecord({"predict", kernel, std::to_string(transferBytes),
-                                                 std::to_string(wgsize), source, buildOptions}));
+  try {
+    impl_->server.writeLine(runtime::encodeRecord({"predict", kernel, std::to_string(transferBytes),
+                                                   std::to_string(wgsize), source, buildOptions}));
+  } catch (const data::DataError& e) {  // the service is gone
+    throw ApiError(e.what());
+  }
   const std::vector<std::string> fields = answer(impl_->server, impl_->timeoutSeconds);
   if (fields[0] != "ok" || fields.size() != 6) {
-    throw RuntimeError("prediction service: malformed answer '" + fields[0] + "'");
+    throw ApiError("prediction service: malformed answer '" + fields[0] + "'");
   }
   // The service is another process: check what it says before acting on it.
   char* end = nullptr;
   const double probability = std::strtod(fields[3].c_str(), &end);
   if (fields[2] != "CPU" && fields[2] != "GPU") {
-    throw RuntimeError("prediction service: unknown device '" + fields[2] + "'");
+    throw ApiError("prediction service: unknown device '" + fields[2] + "'");
   }
   if (end == fields[3].c_str() || *end != '\0' || !(probability >= 0.0 && probability <= 1.0)) {
-    throw RuntimeError("prediction service: probability '" + fields[3] + "' is not in [0, 1]");
+    throw ApiError("prediction service: probability '" + fields[3] + "' is not in [0, 1]");
   }
   Decision decision;
   decision.kernel = fields[1];
@@ -114,8 +128,8 @@ std::string findDeeptuneExecutable(const std::string& explicitPath) {
     }
     looked += (looked.empty() ? "" : ", ") + candidate.string();
   }
-  throw RuntimeError("cannot find the deeptune executable for predictions (looked at " + looked +
-                     "; set DEEPTUNE_EXECUTABLE)");
+  throw ApiError("cannot find the deeptune executable for predictions (looked at " + looked +
+                 "; set DEEPTUNE_EXECUTABLE)");
 }
 
 }  // namespace deeptune::api

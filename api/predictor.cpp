@@ -227,6 +227,13 @@ std::string findBundledModel(const std::string& platform) {
   return findModelFile("devmap-" + name + ".model");
 }
 
+std::string findDevmapModel(const std::string& argument) {
+  std::error_code ec;
+  if (std::filesystem::exists(argument, ec)) return argument;
+  const std::string name = lowerCase(argument);
+  return name == "amd" || name == "nvidia" ? findBundledModel(name) : "";
+}
+
 std::string findBundledCoarseningModel(const std::string& gpu) {
   const std::string name = lowerCase(gpu);
   if (name != "cypress" && name != "tahiti" && name != "fermi" && name != "kepler") {

@@ -104,6 +104,10 @@ class CoarseningPredictor {
 /// absent or if `platform` is neither.
 std::string findBundledModel(const std::string& platform);
 
+/// A device-mapping model named on a command line: `argument` itself when it is a file, the
+/// bundled model when it names a platform (amd, nvidia, any case; findBundledModel), else "".
+std::string findDevmapModel(const std::string& argument);
+
 /// The bundled coarsening model of one of the paper's GPUs (Cypress, Tahiti, Fermi, Kepler; any
 /// case): models/coarsening-GPU.model, looked up as findBundledModel does.
 std::string findBundledCoarseningModel(const std::string& gpu);

@@ -1,9 +1,11 @@
-// SourceOptions: validation, and conversion from and to OpenCL build-option strings.
+// SourceOptions: validation, and conversion from and to OpenCL build-option strings (and the
+// flags a kernel file is built with).
 #include "data/source_options.hpp"
 
 #include <sys/stat.h>
 
 #include <cctype>
+#include <filesystem>
 #include <sstream>
 
 #include "data/data_error.hpp"
@@ -70,6 +72,21 @@ SourceOptions makeSourceOptions(const std::vector<std::string>& defines,
   for (const std::string& define : defines) checkDefine(define);
   for (const std::string& dir : includeDirs) checkIncludeDir(dir);
   return SourceOptions{defines, includeDirs};
+}
+
+std::string openClBuildFlags(const SourceOptions& options, const std::string& sourceFile) {
+  namespace fs = std::filesystem;
+  SourceOptions absolute;
+  absolute.defines = options.defines;
+  const fs::path folder = fs::path(sourceFile).parent_path();
+  const std::string own = fs::absolute(folder.empty() ? "." : folder).lexically_normal().string();
+  // A folder with a space cannot be passed (OpenCL splits the options at spaces); -I ones are
+  // refused when given, the file's own folder is left out.
+  if (own.find_first_of(" \t") == std::string::npos) absolute.includeDirs.push_back(own);
+  for (const std::string& dir : options.includeDirs) {
+    absolute.includeDirs.push_back(fs::absolute(dir).lexically_normal().string());
+  }
+  return absolute.buildFlags();
 }
 
 SourceOptions sourceOptionsFromBuildFlags(const std::string& flags) {

@@ -32,4 +32,10 @@ SourceOptions makeSourceOptions(const std::vector<std::string>& defines,
 /// makeSourceOptions does.
 SourceOptions sourceOptionsFromBuildFlags(const std::string& flags);
 
+/// The OpenCL build flags for `options` of a kernel read from `sourceFile`: its own folder first
+/// (so `#include "x.h"` beside it resolves, as the rewriter does; left out when its absolute path
+/// holds a space or tab, which OpenCL would split), then the -I folders, all made absolute and
+/// normal, then the -D definitions ("-D NAME=VALUE -I DIR ...", as SourceOptions::buildFlags).
+std::string openClBuildFlags(const SourceOptions& options, const std::string& sourceFile);
+
 }  // namespace deeptune::data

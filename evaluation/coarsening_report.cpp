@@ -365,4 +365,12 @@ std::string coarseningScoreTable(const std::vector<CoarseningScores>& scores) {
   return text;
 }
 
+std::string coarseningProgressLine(const CoarseningPrediction& p, size_t done, size_t total) {
+  char line[200];
+  std::snprintf(line, sizeof line, "%zu/%zu trainings: %s %s run %d, %s -> factor %d (%.2fx)", done,
+                total, p.device.c_str(), p.method.c_str(), p.run, p.kernel.c_str(), p.factor,
+                p.speedup);
+  return line;
+}
+
 }  // namespace deeptune::evaluation

@@ -47,4 +47,9 @@ void writeCoarseningReport(const std::string& dir,
 /// share of the oracle's, one line each.
 std::string coarseningScoreTable(const std::vector<CoarseningScores>& scores);
 
+/// The progress line of one trained prediction: "3/68 trainings: Tahiti magni run 0, sgemm ->
+/// factor 4 (1.25x)".
+std::string coarseningProgressLine(const CoarseningPrediction& prediction, size_t done,
+                                   size_t total);
+
 }  // namespace deeptune::evaluation

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "data/csv_reader.hpp"
+#include "data/duration_text.hpp"
 #include "data/file_io.hpp"
 #include "evaluation/evaluation_error.hpp"
 #include "evaluation/report_plots.hpp"
@@ -422,6 +423,20 @@ std::string foldTrainingReport(const model::FoldTraining& f, int folds) {
     report += line;
   }
   return report;
+}
+
+std::string deeptuneEpochLine(int run, int runs, int fold, int folds, const model::EpochProgress& p,
+                              double etaSeconds) {
+  char validation[40] = "";
+  if (p.validationAccuracy >= 0) {
+    std::snprintf(validation, sizeof validation, "  validation %.3f", p.validationAccuracy);
+  }
+  char line[240];
+  std::snprintf(line, sizeof line,
+                "deeptune run %d/%d fold %d/%d  epoch %d/%d  loss %.4f  accuracy %.3f%s  ETA %s",
+                run + 1, runs, fold + 1, folds, p.epoch, p.epochs, p.loss, p.accuracy, validation,
+                data::formatDuration(etaSeconds).c_str());
+  return line;
 }
 
 }  // namespace deeptune::evaluation

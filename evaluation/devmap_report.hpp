@@ -65,4 +65,10 @@ std::string devmapScoreTable(const std::string& platform, const std::string& pro
 /// training accuracy and its best epoch) and a second, a warning, when its training collapsed.
 std::string foldTrainingReport(const model::FoldTraining& fold, int folds);
 
+/// The progress line of one DeepTune epoch in a cross-validation: "deeptune run 1/3 fold 2/10
+/// epoch 7/50  loss 0.4821  accuracy 0.812  ETA 3m02s" (with the validation accuracy when there
+/// is one); `etaSeconds` is the caller's estimate of the time left.
+std::string deeptuneEpochLine(int run, int runs, int fold, int folds,
+                              const model::EpochProgress& progress, double etaSeconds);
+
 }  // namespace deeptune::evaluation

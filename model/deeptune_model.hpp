@@ -105,6 +105,12 @@ float scaledAuxInput(const ModelInfo& info, float value);
 
 using ProgressCallback = std::function<void(const EpochProgress&)>;
 
+/// `deeptune upgrade-model`: reads the single network of `input` (any format version this program
+/// reads) and writes it to `output` in the format this program writes for it. Throws ModelError
+/// for a file of several networks or boosted-tree heads (already current) or one that does not
+/// load.
+void upgradeModelFile(const std::string& input, const std::string& output);
+
 /// The DeepTune network with its metadata. Deterministic for a given seed. Not thread-safe;
 /// separate instances may train on separate threads.
 class DeepTuneModel {

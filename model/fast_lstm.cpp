@@ -334,6 +334,35 @@ int64_t threadsFor(const StepLayout& layout, int64_t asked) {
                              std::max<int64_t>(1, static_cast<int64_t>(layout.order.size())));
 }
 
+/// What the encoder returns of the second layer's states `h2` (one row per step and sequence, in
+/// `layout`'s order): every step's state, their mean per sequence, or the last step's.
+Tensor outputOf(const StepLayout& layout, const Tensor& h2, int64_t width, int64_t output) {
+  const int64_t hidden = h2.size(1);
+  const Tensor order = indexTensor(layout.order);
+  const int64_t count = static_cast<int64_t>(layout.order.size());
+  Tensor result;
+  if (output == static_cast<int64_t>(LstmOutput::kEveryStep)) {
+    // Each row's state at its (sequence, step) place; zeros after each sequence's end.
+    result = torch::zeros({count * width, hidden})
+                 .index_copy_(0, sequenceStepOfRows(layout, width), h2)
+                 .view({count, width, hidden});
+  } else if (output == static_cast<int64_t>(LstmOutput::kMean)) {
+    // Every step's state summed into its rank, then divided by the rank's length.
+    const Tensor sums = torch::zeros({count, hidden}).index_add_(0, rankOfRows(layout), h2);
+    result = torch::zeros({count, hidden})
+                 .index_copy_(0, order, sums / rankLengths(layout).unsqueeze(1));
+  } else {
+    std::vector<int64_t> lastRows;
+    for (size_t r = 0; r < layout.order.size(); ++r) {
+      lastRows.push_back(layout.offset[static_cast<size_t>(layout.length[r] - 1)] +
+                         static_cast<int64_t>(r));
+    }
+    result = torch::zeros({count, hidden})
+                 .index_copy_(0, order, h2.index_select(0, indexTensor(lastRows)));
+  }
+  return result;
+}
+
 class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
  public:
   static Tensor forward(torch::autograd::AutogradContext* context, Tensor embedding, Tensor input1,
@@ -399,28 +428,7 @@ class FastLstmFunction : public torch::autograd::Function<FastLstmFunction> {
                    hidden, share);
     });
 
-    const Tensor order = indexTensor(layout.order);
-    const int64_t count = static_cast<int64_t>(layout.order.size());
-    Tensor result;
-    if (output == static_cast<int64_t>(LstmOutput::kEveryStep)) {
-      // Each row's state at its (sequence, step) place; zeros after each sequence's end.
-      result = torch::zeros({count * tokens.size(1), hidden})
-                   .index_copy_(0, sequenceStepOfRows(layout, tokens.size(1)), h2)
-                   .view({count, tokens.size(1), hidden});
-    } else if (output == static_cast<int64_t>(LstmOutput::kMean)) {
-      // Every step's state summed into its rank, then divided by the rank's length.
-      const Tensor sums = torch::zeros({count, hidden}).index_add_(0, rankOfRows(layout), h2);
-      result = torch::zeros({count, hidden})
-                   .index_copy_(0, order, sums / rankLengths(layout).unsqueeze(1));
-    } else {
-      std::vector<int64_t> lastRows;
-      for (size_t r = 0; r < layout.order.size(); ++r) {
-        lastRows.push_back(layout.offset[static_cast<size_t>(layout.length[r] - 1)] +
-                           static_cast<int64_t>(r));
-      }
-      result = torch::zeros({count, hidden})
-                   .index_copy_(0, order, h2.index_select(0, indexTensor(lastRows)));
-    }
+    const Tensor result = outputOf(layout, h2, tokens.size(1), output);
 
     context->save_for_backward({embedding, input1, recurrent1, input2, recurrent2});
     context->saved_data["lengths"] = lengths;

@@ -102,4 +102,14 @@ DeepTuneModel DeepTuneModel::load(const std::string& path) {
   return model;
 }
 
+void upgradeModelFile(const std::string& input, const std::string& output) {
+  DeepTuneModel network = DeepTuneModel::load(input);
+  if (network.info().networks > 1 || network.info().boostedHeads) {
+    throw ModelError("upgrade-model: " + input +
+                     " holds several networks or boosted-tree heads (format version 5 or 6), "
+                     "already current; upgrade-model converts single networks");
+  }
+  network.save(output);
+}
+
 }  // namespace deeptune::model

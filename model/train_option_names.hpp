@@ -19,4 +19,9 @@ TrainOptions::Lstm parseLstm(const std::string& name);
 /// The name parseLstm() reads as `lstm`.
 std::string lstmName(TrainOptions::Lstm lstm);
 
+/// What the names of parseLstm() mean, for a command's help.
+constexpr const char* kLstmNamesHelp =
+    "fast (the hand-written LSTM, default) or stock (LibTorch's nn::LSTM, the reference): the "
+    "same function";
+
 }  // namespace deeptune::model

@@ -5,7 +5,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +22,7 @@
 #include <system_error>
 #include <thread>
 
+#include "data/child_process.hpp"
 #include "rewriter/rewrite_error.hpp"
 
 namespace deeptune::rewriter::internal {
@@ -82,17 +82,6 @@ void enterWorker(int socket) {
   const rlim_t wanted = currentAddressSpace() + kWorkAddressSpaceBytes;
   if (space.rlim_cur == RLIM_INFINITY || wanted < space.rlim_cur) space.rlim_cur = wanted;
   setrlimit(RLIMIT_AS, &space);
-}
-
-bool writeAll(int fd, const std::string& data) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
 }
 
 bool readExactly(int fd, char* into, std::size_t size) {
@@ -181,7 +170,7 @@ std::string answerOf(const BoundedWorker::Serve& serve, const std::string& reque
     putField(framed, answerOf(serve, request));
     alarm(0);
     timer_settime(cpuTimer, 0, &disarmed, nullptr);
-    if (!writeAll(kWorkerSocket, framed)) _exit(0);
+    if (!data::sendAll(kWorkerSocket, framed)) _exit(0);
     if (currentAddressSpace() > baseline + kRecycleGrowthBytes) _exit(0);
   }
 }
@@ -272,9 +261,9 @@ BoundedWorker::~BoundedWorker() {
 
 void BoundedWorker::start(const std::string& fileName, bool warm) {
   int ends[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+  if (const int error = data::makeSocketPair(ends); error != 0) {
     throw RewriteError(fileName, 1, 1,
-                       std::string("cannot start the normalizer: ") + std::strerror(errno));
+                       std::string("cannot start the normalizer: ") + std::strerror(error));
   }
   const pid_t pid = fork();
   if (pid < 0) {
@@ -311,9 +300,7 @@ void BoundedWorker::start(const std::string& fileName, bool warm) {
       ending->changed.notify_all();
     }).detach();
   } catch (const std::system_error& error) {  // no thread: the child cannot be reaped, so stop it
-    kill(pid, SIGKILL);
-    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-    }
+    data::killAndReap(pid, false);
     forget();
     throw RewriteError(fileName, 1, 1, std::string("cannot start the normalizer: ") + error.what());
   }
@@ -350,7 +337,7 @@ void BoundedWorker::forget() {
 bool BoundedWorker::exchange(const std::string& request, std::string& answer) {
   std::string framed;
   putField(framed, request);
-  if (!writeAll(socket_, framed)) return false;
+  if (!data::sendAll(socket_, framed)) return false;
   if (readFrame(socket_, answer, kWorkAddressSpaceBytes)) return true;
   // No answer is this large, or the worker ended: stop it (a worker that ended keeps its status).
   killChild();

@@ -2,6 +2,8 @@
 // `deeptune devices`.
 #include "runtime/device_text.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 
 namespace deeptune::runtime {
@@ -34,6 +36,27 @@ std::string deviceDescription(const DeviceInfo& d) {
          "      work-group:    " + std::to_string(d.maxWorkGroupSize) + " work-items at most\n" +
          "      version:       " + d.deviceVersion + "\n" +
          "      driver:        " + d.driverVersion + "\n";
+}
+
+std::string devicesJson(const std::vector<DeviceInfo>& devices) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const DeviceInfo& d : devices) {
+    out.push_back({{"index", d.index},
+                   {"name", d.name},
+                   {"vendor", d.vendor},
+                   {"type", d.type},
+                   {"platform", d.platform},
+                   {"platform_version", d.platformVersion},
+                   {"device_version", d.deviceVersion},
+                   {"driver_version", d.driverVersion},
+                   {"compute_units", d.computeUnits},
+                   {"global_mem_bytes", d.globalMemBytes},
+                   {"max_alloc_bytes", d.maxAllocBytes},
+                   {"local_mem_bytes", d.localMemBytes},
+                   {"max_work_group_size", d.maxWorkGroupSize},
+                   {"address_bits", d.addressBits}});
+  }
+  return out.dump(2);
 }
 
 }  // namespace deeptune::runtime

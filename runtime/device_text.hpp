@@ -1,9 +1,10 @@
-// How the commands describe an OpenCL device in text: on one line, or as the block of
-// `deeptune devices`.
+// How the commands describe an OpenCL device in text: on one line, as the block of
+// `deeptune devices`, or as its JSON.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "runtime/devices.hpp"
 
@@ -19,5 +20,9 @@ std::string formatBytes(uint64_t bytes);
 /// vendor, compute units, memories, work-group limit and versions, one per line, each line
 /// ending with '\n'.
 std::string deviceDescription(const DeviceInfo& device);
+
+/// `deeptune devices --json`: a JSON array of the devices, every field of DeviceInfo under its
+/// snake_case name, indented by 2.
+std::string devicesJson(const std::vector<DeviceInfo>& devices);
 
 }  // namespace deeptune::runtime

@@ -10,10 +10,11 @@
 #include <optional>
 #include <regex>
 
+#include "data/child_process.hpp"
+#include "data/data_error.hpp"
 #include "data/text_split.hpp"
 #include "runtime/line_record.hpp"
 #include "runtime/runtime_error.hpp"
-#include "runtime/subprocess.hpp"
 
 namespace deeptune::runtime {
 
@@ -281,6 +282,25 @@ class FactorCheck {
   std::vector<std::string> failure_;  ///< why a device's un-coarsened program is missing
 };
 
+using data::ChildExit;
+
+/// data::runChild, with its own failures (the worker cannot start) as RuntimeError: a worker that
+/// cannot start is a runtime failure. What onLine throws passes on unchanged.
+ChildExit runWorker(const std::vector<std::string>& argv, double timeoutSeconds,
+                    const std::function<void(const std::string& line)>& onLine) {
+  bool inLine = false;  // an exception thrown while true comes from onLine
+  try {
+    return data::runChild(argv, timeoutSeconds, [&](const std::string& line) {
+      inLine = true;
+      onLine(line);
+      inLine = false;
+    });
+  } catch (const data::DataError& e) {
+    if (inLine) throw;
+    throw RuntimeError(e.what());
+  }
+}
+
 /// argv of a worker for the request file `path`.
 std::vector<std::string> workerArgv(const IsolationOptions& options, const std::string& path) {
   std::vector<std::string> argv = options.workerCommand;
@@ -411,7 +431,7 @@ std::vector<DeviceInfo> listDevicesIsolated(const IsolationOptions& options) {
   std::vector<DeviceInfo> devices;
   std::string error;
   bool done = false;
-  const ChildExit exit = runChild(argv, options.timeoutSeconds, [&](const std::string& line) {
+  const ChildExit exit = runWorker(argv, options.timeoutSeconds, [&](const std::string& line) {
     const std::vector<std::string> f = decodeRecord(line);
     if (f[0] == "device") devices.push_back(decodeDevice(f));
     if (f[0] == "error" && f.size() > 1) error = f[1];
@@ -481,7 +501,7 @@ void measureIsolated(const MeasureRequest& request, size_t deviceCount,
     bool done = false;
     bool reachedItems = false;  // this worker built the source and named the kernels
     std::string workerError;
-    const ChildExit exit = runChild(argv, options.timeoutSeconds, [&](const std::string& line) {
+    const ChildExit exit = runWorker(argv, options.timeoutSeconds, [&](const std::string& line) {
       const std::vector<std::string> f = decodeRecord(line);
       const std::string& kind = f[0];
       if (kind == "kernels") {

@@ -17,6 +17,7 @@
 #include "model/devmap_data.hpp"
 #include "model/model_error.hpp"
 #include "tests/cli_runner.hpp"
+#include "tests/paper_rows.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/test_paths.hpp"
 
@@ -27,11 +28,7 @@ using deeptune::model::Example;
 using deeptune::model::ModelError;
 using deeptune::model::TrainOptions;
 
-const std::vector<deeptune::data::DevmapRow>& amdRows() {
-  static const auto rows =
-      deeptune::data::readDevmapCsv(deeptune::test::paperDataDir() + "/cgo17-amd.csv");
-  return rows;
-}
+const std::vector<deeptune::data::DevmapRow>& amdRows() { return deeptune::test::amdPaperRows(); }
 
 deeptune::tokenizer::Vocabulary paperVocabulary() {
   return deeptune::tokenizer::Vocabulary::load(deeptune::test::paperDataDir() + "/vocab-128.json");

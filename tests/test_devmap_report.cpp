@@ -200,7 +200,7 @@ TEST_CASE("report: the score table the CLI prints after an evaluation", "[report
   CHECK(table ==
         "amd, paper folds, 680 rows\n"
         "method                accuracy   speedup   geomean   %oracle\n"
-        "static                  58.8%     1.00x     1.00x     27.5%\n");
+        "static                   58.8%     1.00x     1.00x     27.5%\n");
 
   dm::FoldTraining fold;
   fold.method = "deeptune";

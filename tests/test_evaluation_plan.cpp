@@ -12,6 +12,7 @@
 #include "evaluation/coarsening_training_log.hpp"
 #include "evaluation/evaluation_error.hpp"
 #include "evaluation/evaluation_plan.hpp"
+#include "tests/paper_rows.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/test_paths.hpp"
 
@@ -21,11 +22,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const std::vector<deeptune::data::DevmapRow>& amdRows() {
-  static const auto rows =
-      deeptune::data::readDevmapCsv(deeptune::test::paperDataDir() + "/cgo17-amd.csv");
-  return rows;
-}
+const std::vector<deeptune::data::DevmapRow>& amdRows() { return deeptune::test::amdPaperRows(); }
 
 }  // namespace
 

@@ -47,7 +47,11 @@ TEST_CASE("model training: a request out of range is refused before any training
   request.boostedHead = true;
   CHECK_THROWS_WITH(training::checkTrainRequest(request), Contains("--boosted-head is for devmap"));
   request = smallDevmapRequest();
-  request.start = training::StartKind::kFineTune;  // without a model to start from
+  request.fromPath = "a.model";
+  request.transferPath = "b.model";  // two starts
+  CHECK_THROWS_WITH(training::checkTrainRequest(request), Contains("drop --transfer-from"));
+  request = smallDevmapRequest();
+  request.train.frozenEpochs = 3;  // nothing to freeze without a starting model
   CHECK_THROWS_AS(training::checkTrainRequest(request), training::TrainingError);
 }
 
@@ -80,11 +84,10 @@ TEST_CASE("model training: an ensemble with boosted-tree heads saves and predict
   CHECK(p[0] + p[1] == Approx(1.0f));
 
   // Fine-tuning starts from the saved model's first network and keeps its shape.
-  training::StartingModel start = training::loadDevmapStartingModel(path);
+  CHECK(training::loadDevmapStartingModel(path).model.info().maxLength == 64);
   training::TrainRequest fineTune = smallDevmapRequest();
   fineTune.maxLength = 1024;  // taken from the model, not from here
-  fineTune.start = training::StartKind::kFineTune;
-  fineTune.from = &start;
+  fineTune.fromPath = path;
   fineTune.train.epochs = 1;
   const training::TrainedModel tuned = training::trainModel(fineTune);
   CHECK(tuned.networks.front().info().maxLength == 64);
@@ -92,11 +95,13 @@ TEST_CASE("model training: an ensemble with boosted-tree heads saves and predict
 }
 
 TEST_CASE("model training: a coarsening model from one device's kernels", "[training]") {
-  const auto rows =
-      data::readCoarseningRuntimesCsv(test::paperDataDir() + "/pact-2014-runtimes.csv");
+  const std::string runtimes = test::paperDataDir() + "/pact-2014-runtimes.csv";
+  CHECK_THROWS_WITH(training::coarseningTrainingKernels(runtimes, "Vega"),
+                    Contains("no runtimes of 'Vega'") && Contains("Tahiti"));
   training::TrainRequest request;
   request.task = "coarsening";
-  request.kernels = data::coarseningKernels(rows, "Tahiti");
+  request.platform = "Tahiti";
+  request.kernels = training::coarseningTrainingKernels(runtimes, "Tahiti");
   request.dataName = "pact-2014-runtimes.csv";
   request.maxLength = 64;
   request.train.epochs = 1;

@@ -8,6 +8,7 @@
 #include "data/datasets.hpp"
 #include "evaluation/evaluation_error.hpp"
 #include "evaluation/protocol.hpp"
+#include "tests/paper_rows.hpp"
 #include "tests/test_paths.hpp"
 
 using namespace deeptune::evaluation;
@@ -15,11 +16,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const std::vector<deeptune::data::DevmapRow>& amdRows() {
-  static const auto rows =
-      deeptune::data::readDevmapCsv(deeptune::test::paperDataDir() + "/cgo17-amd.csv");
-  return rows;
-}
+const std::vector<deeptune::data::DevmapRow>& amdRows() { return deeptune::test::amdPaperRows(); }
 
 }  // namespace
 

@@ -1,19 +1,16 @@
-// Tests of isolation: child processes with timeouts, and kernel measurements in worker processes
-// (the built deeptune binary) where a hang becomes TIMEOUT and a crash CRASH, the parent unharmed.
-#include <signal.h>
-#include <unistd.h>
-
+// Tests of isolation: kernel measurements in worker processes (the built deeptune binary) where a
+// hang becomes TIMEOUT and a crash CRASH, the parent unharmed (the child processes themselves:
+// test_child_process.cpp).
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "data/data_error.hpp"
 #include "runtime/devices.hpp"
 #include "runtime/isolation.hpp"
 #include "runtime/runtime_error.hpp"
-#include "runtime/subprocess.hpp"
 #include "tests/cli_runner.hpp"
 #include "tests/test_paths.hpp"
 
@@ -53,69 +50,7 @@ std::vector<KernelResult> measure(const std::string& source, const std::vector<s
   return results;
 }
 
-bool processGone(pid_t pid) {
-  for (int i = 0; i < 200; ++i) {
-    if (::kill(pid, 0) != 0) return true;
-    const std::string stat =
-        deeptune::test::readWholeFile("/proc/" + std::to_string(pid) + "/stat");
-    const size_t paren = stat.rfind(')');
-    if (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z')
-      return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
-}
-
 }  // namespace
-
-TEST_CASE("runChild streams lines and reports the exit", "[runtime][isolation]") {
-  std::vector<std::string> lines;
-  const ChildExit exit =
-      runChild({"/bin/sh", "-c", "echo one; echo two >&2; printf 'two\\nthree'; exit 3"}, 10,
-               [&](const std::string& line) { lines.push_back(line); });
-  CHECK(exit.kind == ChildExit::Kind::kExited);
-  CHECK(exit.code == 3);
-  CHECK(lines == std::vector<std::string>{"one", "two"});  // "three" never ended its line
-  CHECK(exit.stderrTail == "two\n");
-  CHECK(exit.describe(10) == "exit code 3");
-}
-
-TEST_CASE("runChild reports a death by signal", "[runtime][isolation]") {
-  const ChildExit exit =
-      runChild({"/bin/sh", "-c", "kill -SEGV $$"}, 10, [](const std::string&) {});
-  CHECK(exit.kind == ChildExit::Kind::kSignaled);
-  CHECK(exit.code == SIGSEGV);
-  CHECK_THAT(exit.describe(10), Contains("signal 11"));
-}
-
-TEST_CASE("runChild kills a silent child and its process group at the timeout",
-          "[runtime][isolation]") {
-  pid_t grandchild = 0;
-  const auto start = std::chrono::steady_clock::now();
-  const ChildExit exit = runChild({"/bin/sh", "-c", "sleep 60 & echo $!; wait"}, 1,
-                                  [&](const std::string& line) { grandchild = std::stoi(line); });
-  const double elapsed = secondsSince(start);
-  CHECK(exit.kind == ChildExit::Kind::kTimedOut);
-  CHECK(elapsed >= 0.9);
-  CHECK(elapsed < 5);
-  REQUIRE(grandchild > 0);
-  CHECK(processGone(grandchild));
-  CHECK_THAT(exit.describe(1), Contains("no result within 1 s"));
-}
-
-TEST_CASE("every line restarts the timeout clock", "[runtime][isolation]") {
-  int lines = 0;
-  const ChildExit exit =
-      runChild({"/bin/sh", "-c", "for i in 1 2 3 4; do echo $i; sleep 0.4; done"}, 1,
-               [&](const std::string&) { ++lines; });
-  CHECK(exit.kind == ChildExit::Kind::kExited);  // 1.6 s in all, never 1 s without a line
-  CHECK(lines == 4);
-}
-
-TEST_CASE("runChild refuses a command that cannot start", "[runtime][isolation]") {
-  CHECK_THROWS_AS(runChild({"/nonexistent/worker"}, 1, [](const std::string&) {}), RuntimeError);
-  CHECK_THROWS_AS(runChild({}, 1, [](const std::string&) {}), RuntimeError);
-}
 
 TEST_CASE("a worker lists the same devices as this process", "[runtime][isolation]") {
   const std::vector<DeviceInfo> here = listDevices();
@@ -127,6 +62,28 @@ TEST_CASE("a worker lists the same devices as this process", "[runtime][isolatio
     CHECK(there[i].computeUnits == here[i].computeUnits);
     CHECK(there[i].globalMemBytes == here[i].globalMemBytes);
   }
+}
+
+TEST_CASE("a worker that cannot start is a RuntimeError; what onResult throws passes on",
+          "[runtime][isolation]") {
+  IsolationOptions missing = workerOptions(30);
+  missing.workerCommand = {"/nonexistent/deeptune-measure-worker"};
+  CHECK_THROWS_AS(listDevicesIsolated(missing), RuntimeError);
+  CHECK_THROWS_WITH(listDevicesIsolated(missing),
+                    Contains("cannot start /nonexistent/deeptune-measure-worker"));
+  MeasureRequest request;
+  request.source = testKernel("ok.cl");
+  request.gsizes = {64};
+  request.runs = 1;
+  CHECK_THROWS_AS(measureIsolated(request, 1, missing, [](const KernelResult&) {}), RuntimeError);
+  // A DataError of the caller's (say, a CSV it cannot write) stays a DataError.
+  const size_t devices = listDevicesIsolated(workerOptions(30)).size();
+  REQUIRE(devices > 0);
+  CHECK_THROWS_AS(measureIsolated(request, devices, workerOptions(30),
+                                  [](const KernelResult&) {
+                                    throw deeptune::data::DataError("out.csv", 1, 1, "full");
+                                  }),
+                  deeptune::data::DataError);
 }
 
 TEST_CASE("an infinite loop becomes TIMEOUT within the limit", "[runtime][isolation]") {

@@ -3,12 +3,14 @@
 #include "training/coarsening_evaluation_run.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <set>
 
 #include "data/checksum.hpp"
 #include "data/data_error.hpp"
 #include "data/datasets.hpp"
+#include "data/duration_text.hpp"
 #include "data/file_io.hpp"
 #include "data/text_split.hpp"
 #include "evaluation/coarsening_training_log.hpp"
@@ -198,6 +200,7 @@ void checkCoarseningEvaluationRequest(const CoarseningEvaluationRequest& request
 
 std::vector<evaluation::CoarseningScores> runCoarseningEvaluation(
     CoarseningEvaluationRequest request, const CoarseningEvaluationProgress& progress) {
+  const auto started = std::chrono::steady_clock::now();
   CoarseningEvaluationOptions& options = request.options;
   evaluation::prepareReportFolder(request.reportDir);  // before the training
   const auto rows = data::readCoarseningRuntimesCsv(request.dataPath);
@@ -254,13 +257,13 @@ std::vector<evaluation::CoarseningScores> runCoarseningEvaluation(
   context.settings.push_back(std::to_string(options.workers) +
                              (options.workers == 1 ? " worker" : " workers"));
   addLearnedSettings(request, pretrainExcluded, context.settings);
-  if (progress.wallTime) {
-    context.settings.push_back("wall time: " + progress.wallTime() +
-                               (log.kept() == 0
-                                    ? ""
-                                    : " (this run; " + std::to_string(log.kept()) +
-                                          " trainings were resumed from an interrupted run)"));
-  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  context.settings.push_back("wall time: " + data::formatDuration(seconds) +
+                             (log.kept() == 0
+                                  ? ""
+                                  : " (this run; " + std::to_string(log.kept()) +
+                                        " trainings were resumed from an interrupted run)"));
   context.notes = reportNotes(kernelsByDevice);
   evaluation::writeCoarseningReport(request.reportDir, predictions, context);
   log.remove();  // the report holds every prediction now

@@ -30,8 +30,6 @@ struct CoarseningEvaluationRequest {
 struct CoarseningEvaluationProgress {
   CoarseningProgress prediction;
   std::function<void(const std::string& line)> notice;
-  /// The wall time so far as the report writes it (e.g. "3m02s"); none: no wall-time line.
-  std::function<std::string()> wallTime;
 };
 
 /// Throws TrainingError (naming the CLI's options) when the request's settings are out of range,

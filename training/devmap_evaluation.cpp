@@ -2,8 +2,11 @@
 // settings the report records.
 #include "training/devmap_evaluation.hpp"
 
+#include <chrono>
 #include <cstdio>
+#include <optional>
 
+#include "data/duration_text.hpp"
 #include "evaluation/protocol.hpp"
 #include "evaluation/report_plots.hpp"
 #include "model/boosted_trees.hpp"
@@ -11,6 +14,7 @@
 #include "model/devmap_data.hpp"
 #include "model/train_option_names.hpp"
 #include "training/boosted_references.hpp"
+#include "training/model_training.hpp"
 #include "training/training_error.hpp"
 
 namespace deeptune::training {
@@ -111,18 +115,49 @@ std::vector<std::string> commonSettings(const DevmapEvaluationRequest& request,
   return settings;
 }
 
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// What DeepTune takes from the model it starts from: its vocabulary and the devices its labels
+/// name (its shape goes into the method's options).
+struct FromModel {
+  std::optional<tokenizer::Vocabulary> vocabulary;
+  std::vector<std::string> devices;
+};
+
+/// The model `path` loaded: its shape into `deeptune`, its vocabulary and devices returned.
+FromModel startFrom(const std::string& path, model::DeepTuneMethodOptions& deeptune) {
+  FromModel from;
+  if (path.empty()) return from;
+  try {
+    const StartingModel start = loadDevmapStartingModel(path);
+    const model::ModelInfo& info = start.model.info();
+    deeptune.startFrom = start.path;
+    deeptune.maxLength = info.maxLength;
+    deeptune.auxScale = info.auxScale;
+    deeptune.pooling = info.pooling;
+    deeptune.paperPadding = info.paperPadding;
+    from.vocabulary.emplace(info.vocabulary, start.path);
+    from.devices = info.deviceNames;
+  } catch (const TrainingError& e) {
+    throw TrainingError("evaluate: " + std::string(e.what()));
+  }
+  return from;
+}
+
 /// DeepTune's runs and heads as methods, and their settings in the context.
 void runDeepTune(const DevmapEvaluationRequest& request,
-                 const model::DeepTuneMethodOptions& deeptune, size_t corpusExcluded,
-                 const DevmapEvaluationProgress& progress, DevmapEvaluation& result) {
+                 const model::DeepTuneMethodOptions& deeptune, const FromModel& from,
+                 size_t corpusExcluded, const DevmapEvaluationProgress& progress,
+                 DevmapEvaluation& result) {
   std::string note;
   const int usedWorkers = model::safeTrainingWorkers(request.workers, note);
   if (!note.empty() && progress.warning) progress.warning(note);
   const evaluation::Protocol& protocol = request.protocol;
   const DeepTuneRuns runs = crossValidateDeepTune(
       request.rows, protocol.foldOfRow,
-      request.fromVocabulary ? *request.fromVocabulary
-                             : model::devmapVocabulary(request.rows, request.dataName),
+      from.vocabulary ? *from.vocabulary : model::devmapVocabulary(request.rows, request.dataName),
       deeptune, request.seeds, usedWorkers, request.heads, progress.epoch, progress.fold,
       protocol.subset);
   const StateHeads& heads = request.heads;
@@ -143,7 +178,8 @@ void runDeepTune(const DevmapEvaluationRequest& request,
 
 }  // namespace
 
-void checkDevmapEvaluationRequest(const DevmapEvaluationRequest& request, bool startsFromModel) {
+void checkDevmapEvaluationRequest(const DevmapEvaluationRequest& request) {
+  const bool startsFromModel = !request.fromPath.empty();
   const model::DeepTuneMethodOptions& deeptune = request.deeptune;
   if (request.workers < 1 || deeptune.train.epochs < 1 || request.seeds < 1 ||
       request.seeds > 100) {
@@ -174,12 +210,14 @@ void checkDevmapEvaluationRequest(const DevmapEvaluationRequest& request, bool s
 
 DevmapEvaluation evaluateDevmap(const DevmapEvaluationRequest& request,
                                 const DevmapEvaluationProgress& progress) {
+  const auto started = std::chrono::steady_clock::now();
   model::DeepTuneMethodOptions deeptune = request.deeptune;
+  const FromModel from = startFrom(request.fromPath, deeptune);
   // The protocol's leakage rule, unless DeepTune starts from a model (its vocabulary is fixed).
   deeptune.vocabularyPerFold = deeptune.startFrom.empty() && request.protocol.vocabularyPerFold;
   std::vector<std::string> dataDevices;
   for (const data::MeasuredDevice& device : request.devices) dataDevices.push_back(device.name);
-  deeptune.startWhole = !deeptune.startFrom.empty() && request.fromDevices == dataDevices;
+  deeptune.startWhole = !deeptune.startFrom.empty() && from.devices == dataDevices;
   deeptune.keepStates =
       request.heads.tree || request.heads.boosted || request.heads.boostedTokenCounts;
   deeptune.keepTokenCounts = request.heads.boostedTokenCounts;
@@ -189,19 +227,23 @@ DevmapEvaluation evaluateDevmap(const DevmapEvaluationRequest& request,
   deeptune.pretrainSources =
       evaluation::pretrainingSources(deeptune.pretrainSources, evaluated, corpusExcluded);
 
+  evaluation::prepareReportFolder(request.reportDir);  // before hours of training
   DevmapEvaluation result;
   result.context.protocol = request.protocol.description;
   result.context.command = request.command;
   result.context.settings = commonSettings(request, deeptune);
   for (const std::string& method : request.methods) {
     if (method == "deeptune") {
-      runDeepTune(request, deeptune, corpusExcluded, progress, result);
+      runDeepTune(request, deeptune, from, corpusExcluded, progress, result);
     } else {
       result.methods.push_back(evaluation::crossValidateMethod(
           method, request.rows, request.protocol, referencePredictor(method, request.rows)));
     }
     if (progress.methodDone) progress.methodDone(method);
   }
+  result.context.settings.push_back("wall time: " + data::formatDuration(secondsSince(started)));
+  evaluation::writeDevmapReport(request.reportDir, request.platform, request.rows,
+                                request.protocol.foldOfRow, result.methods, result.context);
   return result;
 }
 

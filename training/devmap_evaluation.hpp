@@ -3,7 +3,6 @@
 #pragma once
 
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,10 +29,13 @@ struct DevmapEvaluationRequest {
   int workers = 2;                            ///< folds trained at once
   bool ensemble = false;                      ///< also the runs' probabilities averaged
   StateHeads heads;
-  /// With deeptune.startFrom: the starting model's vocabulary and the devices its labels name.
-  std::optional<tokenizer::Vocabulary> fromVocabulary;
-  std::vector<std::string> fromDevices;
-  std::string command;  ///< the command line, for the report
+  /// A devmap model every fold's DeepTune starts from (fine-tuned; empty: from scratch): its
+  /// vocabulary and shape replace the request's, the whole network when its devices are the
+  /// data's, else its language model.
+  std::string fromPath;
+  std::string command;    ///< the command line, for the report
+  std::string reportDir;  ///< where the report goes (made before any training)
+  std::string platform;   ///< the platform's name in the report
 };
 
 /// Calls during the evaluation (from worker threads for epoch and fold, one at a time).
@@ -44,20 +46,19 @@ struct DevmapEvaluationProgress {
   std::function<void(const std::string& warning)> warning;
 };
 
-/// Every method's predictions, and the report's context (protocol, command, settings, folds; the
-/// caller appends the wall time and writes the report).
+/// Every method's predictions, and the report's context (protocol, command, settings, folds).
 struct DevmapEvaluation {
   std::vector<evaluation::MethodPredictions> methods;
   evaluation::DevmapReportContext context;
 };
 
 /// Throws TrainingError (naming the CLI's option, e.g. "evaluate: --seeds 1 to 100") when the
-/// request's settings are out of range; `startsFromModel`: DeepTune will start from a model
-/// (frozen epochs need one).
-void checkDevmapEvaluationRequest(const DevmapEvaluationRequest& request, bool startsFromModel);
+/// request's settings are out of range.
+void checkDevmapEvaluationRequest(const DevmapEvaluationRequest& request);
 
-/// Runs the request's methods in order. Throws TrainingError, evaluation::EvaluationError or the
-/// model module's ModelError.
+/// Loads the model DeepTune starts from, makes the report folder, runs the request's methods in
+/// order and writes the report (evaluation::writeDevmapReport). Throws TrainingError,
+/// evaluation::EvaluationError or the model module's ModelError.
 DevmapEvaluation evaluateDevmap(const DevmapEvaluationRequest& request,
                                 const DevmapEvaluationProgress& progress = {});
 

@@ -2,6 +2,11 @@
 // boosted-tree heads.
 #include "training/model_training.hpp"
 
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include "data/duration_text.hpp"
 #include "model/boosted_trees.hpp"
 #include "model/coarsening_data.hpp"
 #include "model/compute_environment.hpp"
@@ -11,38 +16,60 @@
 namespace deeptune::training {
 namespace {
 
+/// The model the networks start from, loaded: the --from model to fine-tune or the
+/// --transfer-from model whose language model is copied (none: from scratch).
+struct Start {
+  std::optional<StartingModel> model;
+  bool fineTune = false;
+};
+
+Start startOf(const TrainRequest& request) {
+  Start start;
+  if (!request.fromPath.empty()) {
+    try {
+      start.model.emplace(loadDevmapStartingModel(request.fromPath));
+    } catch (const TrainingError& e) {
+      throw TrainingError("train: " + std::string(e.what()));
+    }
+    start.fineTune = true;
+  } else if (!request.transferPath.empty()) {
+    start.model.emplace(
+        StartingModel{request.transferPath, model::DeepTuneModel::load(request.transferPath)});
+  }
+  return start;
+}
+
 /// The network every member of the ensemble starts as: the model fine-tuned whole when its
-/// labels mean the same devices; otherwise (and with kTransfer) a fresh network with the starting
+/// labels mean the same devices; otherwise (and for a transfer) a fresh network with the starting
 /// model's language model copied in, or a fresh one.
 class StartingNetwork {
  public:
-  StartingNetwork(const TrainRequest& request, const model::ModelInfo& shape)
-      : request_(request),
-        whole_(request.start == StartKind::kFineTune &&
-               request.from->model.info().deviceNames == shape.deviceNames) {}
+  StartingNetwork(const Start& start, const model::ModelInfo& shape)
+      : start_(start),
+        whole_(start.fineTune && start.model->model.info().deviceNames == shape.deviceNames) {}
 
   bool whole() const { return whole_; }
 
   model::DeepTuneModel operator()(const model::ModelInfo& shape, uint64_t seed) const {
     if (whole_) {
-      model::DeepTuneModel whole = model::DeepTuneModel::load(request_.from->path);
+      model::DeepTuneModel whole = model::DeepTuneModel::load(start_.model->path);
       whole.info() = shape;
       return whole;
     }
     model::DeepTuneModel fresh(shape, seed);
-    if (request_.start != StartKind::kScratch) fresh.transferLanguageModel(request_.from->model);
+    if (start_.model) fresh.transferLanguageModel(start_.model->model);
     return fresh;
   }
 
  private:
-  const TrainRequest& request_;
+  const Start& start_;
   bool whole_;
 };
 
 /// The model's metadata: its task, vocabulary, input shape and the devices its labels name.
-model::ModelInfo modelInfo(const TrainRequest& request, const tokenizer::Vocabulary& vocabulary) {
-  const bool fineTune = request.start == StartKind::kFineTune;
-  const model::ModelInfo* from = fineTune ? &request.from->model.info() : nullptr;
+model::ModelInfo modelInfo(const TrainRequest& request, const Start& start,
+                           const tokenizer::Vocabulary& vocabulary) {
+  const model::ModelInfo* from = start.fineTune ? &start.model->model.info() : nullptr;
   const int maxLength = from ? from->maxLength : request.maxLength;
   const bool paperPadding = from ? from->paperPadding : request.paperPadding;
   model::ModelInfo info = request.task == "devmap"
@@ -57,11 +84,10 @@ model::ModelInfo modelInfo(const TrainRequest& request, const tokenizer::Vocabul
   return info;
 }
 
-tokenizer::Vocabulary vocabularyOf(const TrainRequest& request) {
-  if (request.start != StartKind::kScratch) {
-    return tokenizer::Vocabulary(request.from->model.info().vocabulary, request.from->path);
-  }
-  if (request.vocabulary) return *request.vocabulary;
+tokenizer::Vocabulary vocabularyOf(const TrainRequest& request, const Start& start) {
+  if (start.model)
+    return tokenizer::Vocabulary(start.model->model.info().vocabulary, start.model->path);
+  if (!request.vocabularyPath.empty()) return tokenizer::Vocabulary::load(request.vocabularyPath);
   return request.task == "devmap" ? model::devmapVocabulary(request.devmapRows, request.dataName)
                                   : model::coarseningVocabulary(request.kernels, request.dataName);
 }
@@ -116,9 +142,41 @@ void checkTrainRequest(const TrainRequest& request) {
   if (request.train.lstmThreads < 1 || request.train.lstmThreads > 256) {
     throw TrainingError("train: --threads must be 1 to 256");
   }
-  if (request.start != StartKind::kScratch && request.from == nullptr) {
-    throw TrainingError("train: a fine-tuning or transfer without a starting model");
+  if (task == "coarsening" && request.platform.empty()) {
+    throw TrainingError("train: --task coarsening needs --platform (a device of the data)");
   }
+  if (task == "devmap" && !request.platform.empty()) {
+    throw TrainingError("train: --platform is for --task coarsening");
+  }
+  if (!request.transferPath.empty() && !request.vocabularyPath.empty()) {
+    throw TrainingError("train: --transfer-from uses the source model's vocabulary: drop --vocab");
+  }
+  if (!request.fromPath.empty() && task != "devmap") {
+    throw TrainingError("train: --from is for devmap (coarsening: --transfer-from)");
+  }
+  if (!request.fromPath.empty() &&
+      (!request.transferPath.empty() || !request.vocabularyPath.empty())) {
+    throw TrainingError(
+        "train: --from starts from the model's vocabulary and weights: drop --transfer-from and "
+        "--vocab");
+  }
+  const int frozen = request.train.frozenEpochs;
+  if (frozen < -1 || (frozen != 0 && request.fromPath.empty() && request.transferPath.empty())) {
+    throw TrainingError("train: --freeze-epochs is -1 or more, with --from or --transfer-from");
+  }
+}
+
+std::vector<data::CoarseningKernel> coarseningTrainingKernels(const std::string& dataPath,
+                                                              const std::string& device) {
+  const auto rows = data::readCoarseningRuntimesCsv(dataPath);
+  const std::vector<std::string> devices = data::coarseningDevices(rows);
+  if (std::find(devices.begin(), devices.end(), device) == devices.end()) {
+    std::string list;
+    for (const std::string& d : devices) list += (list.empty() ? "" : ", ") + d;
+    throw TrainingError("train: no runtimes of '" + device + "' in " + dataPath +
+                        " (devices: " + list + ")");
+  }
+  return data::coarseningKernels(rows, device);
 }
 
 StartingModel loadDevmapStartingModel(const std::string& path) {
@@ -140,19 +198,62 @@ void TrainedModel::save(const std::string& path) const {
   model::DeepTuneModel::saveEnsemble(path, members, heads);
 }
 
+namespace {
+
+/// "network 2/3  " for an ensemble, "" for one network.
+std::string networkPrefix(int network, int networks) {
+  return networks > 1
+             ? "network " + std::to_string(network + 1) + "/" + std::to_string(networks) + "  "
+             : std::string();
+}
+
+}  // namespace
+
+std::string trainingEpochLine(int network, int networks, const model::EpochProgress& p) {
+  const double left = p.seconds * ((p.epochs - p.epoch) + (networks - 1 - network) * p.epochs);
+  char line[200];
+  std::snprintf(line, sizeof line, "%sepoch %d/%d  loss %.4f  accuracy %.3f  %.1fs  ETA %s",
+                networkPrefix(network, networks).c_str(), p.epoch, p.epochs, p.loss, p.accuracy,
+                p.seconds, data::formatDuration(left).c_str());
+  return line;
+}
+
+std::string collapseWarning(int network, int networks, const model::TrainingSummary& summary) {
+  if (!summary.collapsed()) return "";
+  char warning[200];
+  std::snprintf(warning, sizeof warning,
+                "warning: %straining collapsed: accuracy ended %.1f points below its best epoch",
+                networkPrefix(network, networks).c_str(),
+                100 * (summary.bestAccuracy - summary.finalAccuracy));
+  return warning;
+}
+
+std::string TrainedModel::accuracySummary() const {
+  std::string results;
+  for (const model::TrainingSummary& summary : summaries) {
+    char result[160];
+    std::snprintf(result, sizeof result, "%s%.1f%% (best %.1f%% at epoch %d)",
+                  results.empty() ? "" : ", ", 100 * summary.finalAccuracy,
+                  100 * summary.bestAccuracy, summary.bestEpoch);
+    results += result;
+  }
+  return results;
+}
+
 TrainedModel trainModel(const TrainRequest& request, const TrainProgress& progress) {
   checkTrainRequest(request);
   const bool devmap = request.task == "devmap";
   const std::string fingerprint = devmap ? model::devmapFingerprint(request.devmapRows)
                                          : model::coarseningFingerprint(request.kernels);
-  const tokenizer::Vocabulary vocabulary = vocabularyOf(request);
-  const model::ModelInfo info = modelInfo(request, vocabulary);
-  const StartingNetwork startingNetwork(request, info);
+  const Start start = startOf(request);
+  const tokenizer::Vocabulary vocabulary = vocabularyOf(request, start);
+  const model::ModelInfo info = modelInfo(request, start, vocabulary);
+  const StartingNetwork startingNetwork(start, info);
   model::DeepTuneModel network = startingNetwork(info, request.train.seed);
-  if (request.start != StartKind::kScratch) {
-    const model::ModelInfo& from = request.from->model.info();
+  if (start.model) {
+    const model::ModelInfo& from = start.model->model.info();
     network.info().transferredFrom =
-        request.from->path + " (" + from.task + " model, data " + from.dataFingerprint + "; " +
+        start.model->path + " (" + from.task + " model, data " + from.dataFingerprint + "; " +
         (startingNetwork.whole() ? "fine-tuned whole" : "language model copied") + ")";
   }
   const std::vector<model::Example> examples =

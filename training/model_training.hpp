@@ -18,10 +18,6 @@
 
 namespace deeptune::training {
 
-/// How the networks start: afresh, or from a trained model (`from`: fine-tuned, its shape and
-/// vocabulary; `transfer-from`: its language model copied into a fresh network).
-enum class StartKind { kScratch, kFineTune, kTransfer };
-
 /// A model to start from, loaded: its file and its first network.
 struct StartingModel {
   std::string path;
@@ -32,6 +28,12 @@ struct StartingModel {
 /// model::ModelError when it does not load.
 StartingModel loadDevmapStartingModel(const std::string& path);
 
+/// The kernels of the coarsening runtimes CSV `dataPath` labelled on `device`. Throws
+/// TrainingError naming the devices of the data when `device` has no runtime there, and the data
+/// module's DataError for a bad file.
+std::vector<data::CoarseningKernel> coarseningTrainingKernels(const std::string& dataPath,
+                                                              const std::string& device);
+
 /// One training of a model file.
 struct TrainRequest {
   std::string task = "devmap";  ///< devmap or coarsening
@@ -41,16 +43,19 @@ struct TrainRequest {
   /// coarsening: the kernels, labelled on one device.
   std::vector<data::CoarseningKernel> kernels;
   std::string dataName;  ///< where the data came from (names a derived vocabulary)
-  /// The vocabulary; when absent, the starting model's or one derived from the data.
-  std::optional<tokenizer::Vocabulary> vocabulary;
-  StartKind start = StartKind::kScratch;
-  const StartingModel* from = nullptr;  ///< with kFineTune or kTransfer
-  model::TrainOptions train;            ///< epochs, batches, first seed, frozen epochs
-  int maxLength = 1024;                 ///< taken from the model with kFineTune
-  bool paperPadding = false;            ///< taken from the model with kFineTune
-  std::string auxScale = "raw";         ///< taken from the model with kFineTune
-  std::string pooling = "last";         ///< taken from the model with kFineTune
-  int networks = 1;  ///< an ensemble of networks with seeds seed, seed + 1000, ...
+  std::string platform;  ///< coarsening: the device whose runtimes label the kernels
+  /// How the networks start: afresh; fine-tuned from the devmap model `fromPath` (its shape,
+  /// vocabulary and weights; its output layers afresh when its devices are not the data's); or
+  /// with the language model of `transferPath` copied into fresh networks (its vocabulary).
+  std::string fromPath, transferPath;
+  /// A vocabulary file; when empty, the starting model's or one derived from the data.
+  std::string vocabularyPath;
+  model::TrainOptions train;     ///< epochs, batches, first seed, frozen epochs
+  int maxLength = 1024;          ///< taken from the model when fine-tuning
+  bool paperPadding = false;     ///< taken from the model when fine-tuning
+  std::string auxScale = "raw";  ///< taken from the model when fine-tuning
+  std::string pooling = "last";  ///< taken from the model when fine-tuning
+  int networks = 1;              ///< an ensemble of networks with seeds seed, seed + 1000, ...
   /// devmap: each network predicts through boosted trees on its pooled states and log2 launch
   /// inputs (and the token counts with boostedHeadCounts), fitted on the training rows.
   bool boostedHead = false;
@@ -67,6 +72,9 @@ struct TrainedModel {
 
   /// Writes the model file: one network without a head as such, else an ensemble file.
   void save(const std::string& path) const;
+  /// Each network's final training accuracy and its best epoch, e.g. "81.2% (best 83.0% at
+  /// epoch 41), 80.9% (best 82.5% at epoch 47)".
+  std::string accuracySummary() const;
 };
 
 /// Called after each epoch of network `network` (0-based) and once when a network is trained.
@@ -76,11 +84,19 @@ struct TrainProgress {
 };
 
 /// Throws TrainingError (naming the CLI's option, e.g. "train: --networks must be 1 to 64") when
-/// the request's settings are out of range or do not fit its task.
+/// the request's settings are out of range, do not fit its task, or ask for two starts.
 void checkTrainRequest(const TrainRequest& request);
 
-/// Trains `request.networks` networks on the request's data (one compute thread: the result does
-/// not depend on the core count). Throws TrainingError or the model module's ModelError.
+/// The progress line of an epoch of network `network` (0-based) of `networks`: "network 2/3  epoch
+/// 7/50  loss 0.4821  accuracy 0.812  1.9s  ETA 3m02s" ("network ..." only for an ensemble).
+std::string trainingEpochLine(int network, int networks, const model::EpochProgress& progress);
+
+/// The warning when network `network`'s training collapsed (TrainingSummary::collapsed), else "".
+std::string collapseWarning(int network, int networks, const model::TrainingSummary& summary);
+
+/// Loads the starting model and the vocabulary the request names, then trains `request.networks`
+/// networks on its data (one compute thread: the result does not depend on the core count).
+/// Throws TrainingError, the model module's ModelError or the tokenizer's VocabError.
 TrainedModel trainModel(const TrainRequest& request, const TrainProgress& progress = {});
 
 }  // namespace deeptune::training

@@ -10,27 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "example_kernels.hpp"  // kernels/examples/*.cl
 #include "api/advisor.hpp"
 
 namespace {
-
-const char* kBlurSource = R"CL(
-// out = the 3x3 box blur of `in`, a width x height image (edges clamped); one work-item a pixel.
-__kernel void box_blur(__global const float* in, __global float* out, const int width,
-                       const int height) {
-  const int x = get_global_id(0);
-  const int y = get_global_id(1);
-  float sum = 0.0f;
-  for (int dy = -1; dy <= 1; ++dy) {
-    for (int dx = -1; dx <= 1; ++dx) {
-      const int sx = clamp(x + dx, 0, width - 1);
-      const int sy = clamp(y + dy, 0, height - 1);
-      sum += in[sy * width + sx];
-    }
-  }
-  out[y * width + x] = sum / 9.0f;
-}
-)CL";
 
 void check(cl_int status, const char* call) {
   if (status == CL_SUCCESS) return;
@@ -66,7 +49,7 @@ int main() {
   // The integration: describe the launch, ask, use the answer.
   deeptune::api::Advisor advisor;  // the bundled AMD model, in this process
   deeptune::api::LaunchQuery launch;
-  launch.source = kBlurSource;
+  launch.source = kBoxBlurSource;
   launch.kernel = "box_blur";
   launch.candidates = allDevices();
   launch.range = {{width, height}, {16, 16}};
@@ -89,7 +72,7 @@ int main() {
   check(status, "clCreateBuffer");
   cl_mem out = clCreateBuffer(context, CL_MEM_WRITE_ONLY, bytes, nullptr, &status);
   check(status, "clCreateBuffer");
-  cl_program program = clCreateProgramWithSource(context, 1, &kBlurSource, nullptr, &status);
+  cl_program program = clCreateProgramWithSource(context, 1, &kBoxBlurSource, nullptr, &status);
   check(status, "clCreateProgramWithSource");
   check(clBuildProgram(program, 1, &device, "", nullptr, nullptr), "clBuildProgram");
   cl_kernel kernel = clCreateKernel(program, "box_blur", &status);

@@ -2,11 +2,11 @@
 #include "tools/deeptune/cli_common.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <iostream>
 
 #include "data/data_error.hpp"
 #include "data/file_io.hpp"
+#include "data/text_check.hpp"
 
 namespace deeptune::cli {
 
@@ -57,19 +57,21 @@ void addSourceOptions(po::options_description& options, SourceOptionValues& valu
       "folder searched for #include (after the kernel file's own folder)");
 }
 
-std::string openClBuildFlags(const data::SourceOptions& options, const std::string& sourceFile) {
-  namespace fs = std::filesystem;
-  data::SourceOptions absolute;
-  absolute.defines = options.defines;
-  const fs::path folder = fs::path(sourceFile).parent_path();
-  const std::string own = fs::absolute(folder.empty() ? "." : folder).lexically_normal().string();
-  // A folder with a space cannot be passed (OpenCL splits the options at spaces); -I ones are
-  // refused when given, the file's own folder is left out.
-  if (own.find_first_of(" \t") == std::string::npos) absolute.includeDirs.push_back(own);
-  for (const std::string& dir : options.includeDirs) {
-    absolute.includeDirs.push_back(fs::absolute(dir).lexically_normal().string());
-  }
-  return absolute.buildFlags();
+bool parseWithSourceOptions(const Args& args, const std::string& usage,
+                            po::options_description& options, SourceOptionValues& sourceValues,
+                            po::variables_map& vm, const char* files, int count) {
+  addSourceOptions(options, sourceValues);
+  po::positional_options_description positional;
+  positional.add(files, count);
+  return parseOptions(args, usage, options, positional, vm);
+}
+
+void addOutputOptions(po::options_description& options, std::string& output,
+                      std::string& outputDir) {
+  options.add_options()("output,o", po::value(&output)->default_value("-"),
+                        "output file ('-' = stdout)")(
+      "output-dir", po::value(&outputDir),
+      "several files: write each to DIR/<its file name> (default: all to stdout)");
 }
 
 void printUndeclaredNote(const std::string& file, const std::vector<std::string>& undeclared) {
@@ -91,6 +93,12 @@ std::string commandLine(const std::string& command, const Args& args) {
 std::string readFile(const std::string& path) {
   if (path == "-") return data::readStandardInput(data::kMaxSourceBytes);
   return data::readFileBytes(path, data::kMaxSourceBytes);
+}
+
+std::string readTextFile(const std::string& path) {
+  std::string source = readFile(path);
+  data::requireTextFile(source, path);
+  return source;
 }
 
 std::string readInputArgument(std::string& path) {

@@ -44,10 +44,17 @@ struct SourceOptionValues {
 /// Adds `-D NAME[=VALUE]` and `-I DIR` (each repeatable) to `options`, stored in `values`.
 void addSourceOptions(po::options_description& options, SourceOptionValues& values);
 
-/// The OpenCL build flags for `options` of a kernel read from `sourceFile`: its own folder first
-/// (so `#include "x.h"` beside it resolves, as the rewriter does), then the -I folders, all
-/// made absolute, and the -D definitions.
-std::string openClBuildFlags(const data::SourceOptions& options, const std::string& sourceFile);
+/// parseOptions for a command that reads kernel sources: adds -D and -I (addSourceOptions, into
+/// `sourceValues`) to `options`, and the positional arguments go to the option `files` (at most
+/// `count` of them; -1: any number).
+bool parseWithSourceOptions(const Args& args, const std::string& usage,
+                            po::options_description& options, SourceOptionValues& sourceValues,
+                            po::variables_map& vm, const char* files = "file", int count = -1);
+
+/// Adds `-o OUT` (default "-": stdout) and `--output-dir DIR` (each input's output in DIR under
+/// its file name) to `options`: the outputs of a command run over several files (see outputsOf).
+void addOutputOptions(po::options_description& options, std::string& output,
+                      std::string& outputDir);
 
 /// Tells on stderr which names `file` uses but declares nowhere (nothing if none): one line.
 void printUndeclaredNote(const std::string& file, const std::vector<std::string>& undeclared);
@@ -58,6 +65,9 @@ std::string commandLine(const std::string& command, const Args& args);
 /// Reads a whole regular file of at most data::kMaxSourceBytes ("-": standard input, as much);
 /// throws data::DataError naming the file if it cannot be read.
 std::string readFile(const std::string& path);
+
+/// readFile(path), refused unless it is text (data::requireTextFile): a kernel source to run.
+std::string readTextFile(const std::string& path);
 
 /// What messages call a FILE argument of "-": standard input.
 constexpr const char* kStandardInputName = "<stdin>";

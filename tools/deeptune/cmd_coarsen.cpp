@@ -18,17 +18,13 @@ int runCoarsen(const Args& args) {
   options.add_options()("file", po::value(&inputs), "OpenCL source files")(
       "kernel,k", po::value(&kernel), "the kernel to coarsen (default: the file's only one)")(
       "factor", po::value(&factor)->required(), "coarsening factor, 2 to 1024")(
-      "stride", "interleave: a work-item does items a local size apart (default: consecutive)")(
-      "output,o", po::value(&output)->default_value("-"), "output file ('-' = stdout)")(
-      "output-dir", po::value(&outputDir),
-      "several files: write each to DIR/<its file name> (default: all to stdout)")(
+      "stride", "interleave: a work-item does items a local size apart (default: consecutive)");
+  addOutputOptions(options, output, outputDir);
+  options.add_options()(
       "json", "write {\"file\", \"kernel\", \"factor\", \"stride\", \"source\", \"host_rule\"}");
   SourceOptionValues sourceValues;
-  addSourceOptions(options, sourceValues);
-  po::positional_options_description positional;
-  positional.add("file", -1);
   po::variables_map vm;
-  if (!parseOptions(
+  if (!parseWithSourceOptions(
           args,
           "usage: deeptune coarsen FILE... --factor CF [--kernel NAME] [--stride]\n"
           "                        [-D NAME[=VALUE]]... [-I DIR]... [-o OUT | --output-dir DIR]\n"
@@ -38,7 +34,7 @@ int runCoarsen(const Args& args) {
           "stderr how the host must change its launch. Kernels it cannot coarsen safely\n"
           "(barriers or __local variables in the body, a return inside a loop, work-item\n"
           "functions in helpers) are refused with the line and the reason.",
-          options, positional, vm)) {
+          options, sourceValues, vm)) {
     return kExitOk;
   }
   const data::SourceOptions sourceOptions = sourceValues.validated();

@@ -1,6 +1,5 @@
 // deeptune devices: lists the OpenCL platforms and devices of this machine.
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "runtime/device_text.hpp"
@@ -31,24 +30,7 @@ int runDevices(const Args& args) {
   const std::vector<runtime::DeviceInfo> devices =
       runtime::listDevicesIsolated(workerIsolation(60));
   if (vm.count("json")) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const runtime::DeviceInfo& d : devices) {
-      out.push_back({{"index", d.index},
-                     {"name", d.name},
-                     {"vendor", d.vendor},
-                     {"type", d.type},
-                     {"platform", d.platform},
-                     {"platform_version", d.platformVersion},
-                     {"device_version", d.deviceVersion},
-                     {"driver_version", d.driverVersion},
-                     {"compute_units", d.computeUnits},
-                     {"global_mem_bytes", d.globalMemBytes},
-                     {"max_alloc_bytes", d.maxAllocBytes},
-                     {"local_mem_bytes", d.localMemBytes},
-                     {"max_work_group_size", d.maxWorkGroupSize},
-                     {"address_bits", d.addressBits}});
-    }
-    std::cout << out.dump(2) << "\n";
+    std::cout << runtime::devicesJson(devices) << "\n";
   } else {
     for (const runtime::DeviceInfo& d : devices) std::cout << runtime::deviceDescription(d);
   }

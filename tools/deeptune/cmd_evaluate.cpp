@@ -7,9 +7,9 @@
 #include "data/file_io.hpp"
 #include "evaluation/devmap_report.hpp"
 #include "evaluation/evaluation_plan.hpp"
+#include "model/train_option_names.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/progress.hpp"
-#include "tools/deeptune/train_options.hpp"
 #include "tools/deeptune/training_inputs.hpp"
 #include "training/devmap_evaluation.hpp"
 
@@ -19,8 +19,8 @@ namespace {
 /// The command line of evaluate (devmap): the library's request and what the CLI resolves.
 struct EvaluateArguments {
   training::DevmapEvaluationRequest request;
-  std::string task, dataPath, foldsPath, methodList, reportDir, platform, protocol;
-  std::string batching, lstm, pretrainCorpus, fromModel;
+  std::string task, dataPath, foldsPath, methodList, protocol;
+  std::string batching, lstm, pretrainCorpus;
 };
 
 po::options_description evaluateOptions(EvaluateArguments& a) {
@@ -36,14 +36,14 @@ po::options_description evaluateOptions(EvaluateArguments& a) {
        "comma-separated: static, grewe, deeptune, and the references hand-tree (a depth-5 tree "
        "on the static counts and log sizes) and memory (a source seen in training gets its "
        "nearest data size's label), hand-boosted (XGBoost on hand-tree's features)")
-      ("report", po::value(&a.reportDir)->required(), "report folder to write")
-      ("platform", po::value(&a.platform), "platform name in the report (default: from --data)")
+      ("report", po::value(&a.request.reportDir)->required(), "report folder to write")
+      ("platform", po::value(&a.request.platform), "platform name in the report (default: from --data)")
       ("epochs", po::value(&a.request.deeptune.train.epochs)->default_value(50), "DeepTune epochs")
       ("batch-size", po::value(&a.request.deeptune.train.batchSize)->default_value(64), "rows per batch")
       ("batching", po::value(&a.batching)->default_value("rows"),
        "rows (shuffled rows, like the paper), random (shuffled whole sources) or length "
        "(whole sources of similar lengths, fastest)")
-      ("lstm", po::value(&a.lstm)->default_value("fast"), kLstmHelp)
+      ("lstm", po::value(&a.lstm)->default_value("fast"), model::kLstmNamesHelp)
       ("seed", po::value(&a.request.deeptune.train.seed)->default_value(204),
        "seed (fold f uses seed+f; run r of --seeds adds 1000r)")
       ("seeds", po::value(&a.request.seeds)->default_value(1),
@@ -72,7 +72,7 @@ po::options_description evaluateOptions(EvaluateArguments& a) {
        "states and log2 sizes (with --ensemble, also their probabilities averaged)")
       ("boosted-head-counts", "also report deeptune-boosted-tc: the same boosted trees with "
        "each row's token counts beside the states (with --ensemble, also averaged)")
-      ("from", po::value(&a.fromModel),
+      ("from", po::value(&a.request.fromPath),
        "fine-tune: every fold's DeepTune starts from this model (a file, or amd / nvidia for a "
        "bundled one), its vocabulary and sizes; the whole network when its devices are the "
        "data's, else its language model")
@@ -86,21 +86,6 @@ po::options_description evaluateOptions(EvaluateArguments& a) {
   return options;
 }
 
-/// The request's starting model (--from): its path, shape, vocabulary and devices.
-void startFrom(EvaluateArguments& a, const po::variables_map& vm) {
-  const std::string path = startingModelPath(a.fromModel, vm, "evaluate");
-  const training::StartingModel start = loadStartingModel(path, "evaluate");
-  const model::ModelInfo& info = start.model.info();
-  model::DeepTuneMethodOptions& deeptune = a.request.deeptune;
-  deeptune.startFrom = start.path;
-  deeptune.maxLength = info.maxLength;
-  deeptune.auxScale = info.auxScale;
-  deeptune.pooling = info.pooling;
-  deeptune.paperPadding = info.paperPadding;
-  a.request.fromVocabulary.emplace(info.vocabulary, start.path);
-  a.request.fromDevices = info.deviceNames;
-}
-
 /// The progress lines of an evaluation on stderr: epochs (with the ETA), folds, methods.
 training::DevmapEvaluationProgress progressLines(ProgressPrinter& printer,
                                                  const training::DevmapEvaluationRequest& r) {
@@ -112,16 +97,7 @@ training::DevmapEvaluationProgress progressLines(ProgressPrinter& printer,
                                                                const model::EpochProgress& p) {
     const int finished = ++*done;
     const double eta = printer.elapsed() / finished * (totalEpochs - finished);
-    char validation[40] = "";
-    if (p.validationAccuracy >= 0) {
-      std::snprintf(validation, sizeof validation, "  validation %.3f", p.validationAccuracy);
-    }
-    char line[240];
-    std::snprintf(line, sizeof line,
-                  "deeptune run %d/%d fold %d/%d  epoch %d/%d  loss %.4f  accuracy %.3f%s  ETA %s",
-                  run + 1, seeds, fold + 1, folds, p.epoch, p.epochs, p.loss, p.accuracy,
-                  validation, formatDuration(eta).c_str());
-    printer.update(line);
+    printer.update(evaluation::deeptuneEpochLine(run, seeds, fold, folds, p, eta));
   };
   progress.fold = [&printer, folds](const model::FoldTraining& f) {
     printer.update(evaluation::foldTrainingReport(f, folds), true);
@@ -157,7 +133,7 @@ int runEvaluate(const Args& args) {
   request.deeptune.paperPadding = vm.count("paper-padding") > 0;
   request.ensemble = vm.count("ensemble") > 0;
   request.protocol.subset.seed = request.deeptune.train.seed;
-  training::checkDevmapEvaluationRequest(request, !a.fromModel.empty());
+  training::checkDevmapEvaluationRequest(request);
   if (!a.pretrainCorpus.empty()) {
     if (request.deeptune.pretrainEpochs == 0) {
       throw UsageError("evaluate: --pretrain-corpus needs --pretrain-epochs");
@@ -168,12 +144,15 @@ int runEvaluate(const Args& args) {
       throw UsageError("evaluate: --pretrain-corpus " + std::string(e.what()));
     }
   }
-  if (!a.fromModel.empty()) startFrom(a, vm);
+  if (!request.fromPath.empty()) {
+    request.fromPath = startingModelPath(request.fromPath, vm, "evaluate");
+  }
   request.heads = {vm.count("tree-head") > 0, vm.count("boosted-head") > 0,
                    vm.count("boosted-head-counts") > 0};
   request.deeptune.train.batching = model::parseBatching(a.batching);
   request.deeptune.train.lstm = model::parseLstm(a.lstm);
-  data::checkOutputNotInput(a.reportDir, {a.dataPath, a.foldsPath}, data::OutputKind::kFolder);
+  data::checkOutputNotInput(request.reportDir, {a.dataPath, a.foldsPath},
+                            data::OutputKind::kFolder);
   api::DevmapInput input = readDevmapData(a.dataPath);
   const evaluation::TrainingSubset subset = request.protocol.subset;
   request.protocol =
@@ -182,22 +161,20 @@ int runEvaluate(const Args& args) {
   request.rows = std::move(input.rows);
   request.devices = std::move(input.devices);
   request.methods = evaluation::selectMethods(a.methodList, evaluation::devmapMethods(), "devmap");
-  evaluation::prepareReportFolder(a.reportDir);  // before hours of training
-  if (a.platform.empty()) a.platform = a.dataPath.substr(a.dataPath.find_last_of('/') + 1);
+  if (request.platform.empty()) {
+    request.platform = a.dataPath.substr(a.dataPath.find_last_of('/') + 1);
+  }
   request.dataName = a.dataPath;
   request.command = commandLine("evaluate", args);
 
   ProgressPrinter printer;
-  training::DevmapEvaluation result =
+  const training::DevmapEvaluation result =
       training::evaluateDevmap(request, progressLines(printer, request));
-  result.context.settings.push_back("wall time: " + formatDuration(printer.elapsed()));
-  evaluation::writeDevmapReport(a.reportDir, a.platform, request.rows, request.protocol.foldOfRow,
-                                result.methods, result.context);
-  std::fputs(evaluation::devmapScoreTable(a.platform, request.protocol.description, request.rows,
-                                          request.protocol.foldOfRow, result.methods)
+  std::fputs(evaluation::devmapScoreTable(request.platform, request.protocol.description,
+                                          request.rows, request.protocol.foldOfRow, result.methods)
                  .c_str(),
              stdout);
-  std::printf("report: %s/summary.md (%s)\n", a.reportDir.c_str(),
+  std::printf("report: %s/summary.md (%s)\n", request.reportDir.c_str(),
               formatDuration(printer.elapsed()).c_str());
   return kExitOk;
 }

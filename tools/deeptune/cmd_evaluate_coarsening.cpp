@@ -106,14 +106,9 @@ int runEvaluateCoarsening(const Args& args) {
   ProgressPrinter printer;
   training::CoarseningEvaluationProgress progress;
   progress.prediction = [&](const evaluation::CoarseningPrediction& p, size_t done, size_t total) {
-    char line[200];
-    std::snprintf(line, sizeof line, "%zu/%zu trainings: %s %s run %d, %s -> factor %d (%.2fx)",
-                  done, total, p.device.c_str(), p.method.c_str(), p.run, p.kernel.c_str(),
-                  p.factor, p.speedup);
-    printer.update(line, done == total);
+    printer.update(evaluation::coarseningProgressLine(p, done, total), done == total);
   };
   progress.notice = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
-  progress.wallTime = [&] { return formatDuration(printer.elapsed()); };
   std::fputs(evaluation::coarseningScoreTable(training::runCoarseningEvaluation(request, progress))
                  .c_str(),
              stdout);

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "data/file_io.hpp"
+#include "data/option_values.hpp"
 #include "data/resumable_csv.hpp"
-#include "data/text_check.hpp"
 #include "runtime/device_text.hpp"
 #include "runtime/isolation.hpp"
 #include "runtime/measure_csv.hpp"
@@ -58,39 +58,33 @@ int runMeasure(const Args& args) {
   std::string task = "devmap";
   std::vector<std::string> files;
   std::string kernel, csv, gsizeText, output;
-  long long wgsize = 0;
-  double timeout = 60;
-  int runs = 6;
-  uint64_t seed = 204;
+  RunValues run;
   size_t guardMb = 16;
   options.add_options()("task", po::value(&task), "devmap (default) or coarsening")(
       "files", po::value(&files)->multitoken(), "(positional) .cl files")(
       "kernel", po::value(&kernel), "only this kernel of each .cl file")(
       "csv", po::value(&csv), "CSV with benchmark and src columns (e.g. a paper CSV)")(
       "gsize", po::value(&gsizeText)->required(), "global sizes S, comma-separated")(
-      "wgsize", po::value(&wgsize)->default_value(0),
-      "work-group size (0: min(S, 256)); clamped to the device's and kernel's limits")(
-      "timeout", po::value(&timeout)->default_value(60), "seconds per build and per measurement")(
-      "runs", po::value(&runs)->default_value(6), "timed runs after the warm-up (at least 5)")(
-      "seed", po::value(&seed)->default_value(204), "payload seed")(
+      "wgsize", po::value(&run.wgsize)->default_value(0),
+      "work-group size (0: min(S, 256)); clamped to the device's and kernel's limits");
+  addRunOptions(options, run, true, true);
+  options.add_options()(
       "guard-mb", po::value(&guardMb)->default_value(16),
       "MiB of zeroed guard zone before and after each buffer (catches overrunning indices)")(
       "output,o", po::value(&output)->required(), "CSV to write (- = stdout)");
   SourceOptionValues sourceValues;
-  addSourceOptions(options, sourceValues);
-  po::positional_options_description positional;
-  positional.add("files", -1);
   po::variables_map vm;
-  if (!parseOptions(args, kUsage, options, positional, vm)) return kExitOk;
+  if (!parseWithSourceOptions(args, kUsage, options, sourceValues, vm, "files")) return kExitOk;
 
   if (task != "devmap") {
     throw UsageError("measure: unknown --task '" + task + "' (devmap, coarsening)");
   }
-  const std::vector<size_t> gsizes = parseSizeList(gsizeText, "measure: --gsize", size_t{1} << 31);
-  checkDistinctSizes(gsizes, "measure: --gsize");
+  const std::vector<size_t> gsizes =
+      data::parseSizeList(gsizeText, "measure: --gsize", size_t{1} << 31);
+  data::checkDistinctSizes(gsizes, "measure: --gsize");
   if (files.empty() && csv.empty()) throw UsageError("measure: give .cl files and/or --csv FILE");
-  checkDistinctFiles(files);
-  checkRunOptions("measure", timeout, runs, wgsize);
+  data::checkDistinctFiles(files);
+  data::checkRunOptions("measure", run.timeout, run.runs, run.wgsize);
   if (guardMb > 4096) throw UsageError("measure: --guard-mb is too large (at most 4096)");
   const data::SourceOptions sourceOptions = sourceValues.validated();
 
@@ -98,21 +92,16 @@ int runMeasure(const Args& args) {
   if (!csv.empty()) inputs.push_back(csv);
   data::checkOutputNotInput(output, inputs, data::OutputKind::kFileOrStdout);
   std::vector<std::string> notMeasured;
-  std::vector<runtime::MeasureJob> jobs = runtime::inputJobs(
-      files, kernel, csv,
-      [](const std::string& file) {
-        std::string source = readFile(file);
-        data::requireTextFile(source, file);
-        return source;
-      },
-      notMeasured);
+  std::vector<runtime::MeasureJob> jobs =
+      runtime::inputJobs(files, kernel, csv, readTextFile, notMeasured);
   for (const std::string& line : notMeasured) std::cerr << "measure: " << line << "\n";
   for (runtime::MeasureJob& job : jobs) {
-    job.buildFlags = openClBuildFlags(sourceOptions, job.file.empty() ? csv : job.file);
+    job.buildFlags = data::openClBuildFlags(sourceOptions, job.file.empty() ? csv : job.file);
   }
 
-  const runtime::IsolationOptions isolation = workerIsolation(timeout);
-  const std::vector<runtime::DeviceInfo> devices = requireDevices("measure", isolation);
+  const runtime::IsolationOptions isolation = workerIsolation(run.timeout);
+  const std::vector<runtime::DeviceInfo> devices =
+      runtime::requireDevicesIsolated("measure", isolation);
   // The output first: a run refused (another run writes it) says so in its one line.
   data::ResumableCsv writer(output, runtime::measureCsvHeader(devices));
   for (const runtime::DeviceInfo& d : devices) {
@@ -120,7 +109,7 @@ int runMeasure(const Args& args) {
   }
   reportResumed(writer, output);
   ProgressPrinter printer;
-  const runtime::MeasureLaunch launch{gsizes, static_cast<size_t>(wgsize), runs, seed,
+  const runtime::MeasureLaunch launch{gsizes, static_cast<size_t>(run.wgsize), run.runs, run.seed,
                                       guardMb << 20};
   const runtime::MeasureTotals totals = runtime::measureJobs(
       jobs, launch, devices, isolation, writer, [&](const runtime::JobDone& done) {

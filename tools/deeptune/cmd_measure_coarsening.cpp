@@ -6,8 +6,8 @@
 
 #include "api/coarsening_runs.hpp"
 #include "data/file_io.hpp"
+#include "data/option_values.hpp"
 #include "data/resumable_csv.hpp"
-#include "data/text_check.hpp"
 #include "rewriter/normalizer.hpp"
 #include "runtime/coarsening_csv.hpp"
 #include "runtime/device_text.hpp"
@@ -44,41 +44,29 @@ int runMeasureCoarsening(const Args& args) {
   po::options_description options("options");
   std::vector<std::string> files;
   std::string task, kernel, gsizeText, factorText, output;
-  long long wgsize = 0;
-  double timeout = 60;
-  int runs = 6;
-  uint64_t seed = 204;
+  RunValues runValues;
   options.add_options()("task", po::value(&task), "coarsening")(
       "files", po::value(&files)->multitoken(), "(positional) .cl files")(
       "kernel", po::value(&kernel), "only this kernel of each file")(
       "gsize", po::value(&gsizeText)->required(), "global size S (one)")(
       "factors", po::value(&factorText)->default_value("1,2,4,8,16,32"),
       "factors among 1,2,4,8,16,32 (must include 1)")(
-      "wgsize", po::value(&wgsize)->default_value(0),
-      "work-group size before coarsening (0: min(S, 256)); a multiple of every factor")(
-      "timeout", po::value(&timeout)->default_value(60), "seconds per build and per measurement")(
-      "runs", po::value(&runs)->default_value(6), "timed runs after the warm-up (at least 5)")(
-      "seed", po::value(&seed)->default_value(204), "payload seed")(
-      "output,o", po::value(&output)->required(), "CSV to write (- = stdout)");
+      "wgsize", po::value(&runValues.wgsize)->default_value(0),
+      "work-group size before coarsening (0: min(S, 256)); a multiple of every factor");
+  addRunOptions(options, runValues, true, true);
+  options.add_options()("output,o", po::value(&output)->required(), "CSV to write (- = stdout)");
   SourceOptionValues sourceValues;
-  addSourceOptions(options, sourceValues);
-  po::positional_options_description positional;
-  positional.add("files", -1);
   po::variables_map vm;
-  if (!parseOptions(args, kUsage, options, positional, vm)) return kExitOk;
+  if (!parseWithSourceOptions(args, kUsage, options, sourceValues, vm, "files")) return kExitOk;
 
-  const std::vector<size_t> gsizes = parseSizeList(gsizeText, "measure: --gsize", size_t{1} << 31);
+  const std::vector<size_t> gsizes =
+      data::parseSizeList(gsizeText, "measure: --gsize", size_t{1} << 31);
   if (gsizes.size() != 1) throw UsageError("measure: --task coarsening takes one --gsize");
-  const std::vector<size_t> factors = parseFactorList(factorText);
+  const std::vector<size_t> factors = data::parseFactorList(factorText);
   if (files.empty()) throw UsageError("measure: --task coarsening needs .cl files");
-  checkDistinctFiles(files);
-  checkRunOptions("measure", timeout, runs, wgsize);
-  for (size_t factor : factors) {
-    if (wgsize > 0 && static_cast<size_t>(wgsize) % factor != 0) {
-      throw UsageError("measure: --wgsize " + std::to_string(wgsize) +
-                       " is not a multiple of the factor " + std::to_string(factor));
-    }
-  }
+  data::checkDistinctFiles(files);
+  data::checkRunOptions("measure", runValues.timeout, runValues.runs, runValues.wgsize);
+  data::checkFactorWorkGroupSize(runValues.wgsize, factors);
   const data::SourceOptions sourceOptions = sourceValues.validated();
   data::checkOutputNotInput(output, files, data::OutputKind::kFileOrStdout);
 
@@ -86,21 +74,22 @@ int runMeasureCoarsening(const Args& args) {
   const rewriter::Normalizer normalizer;
   api::LabelRun run;
   for (const std::string& file : files) {
-    const std::string source = readFile(file);
-    data::requireTextFile(source, file);
+    const std::string source = readTextFile(file);
     const std::vector<std::string> names =
         api::kernelsToLabel(normalizer, source, file, kernel, sourceOptions);
     if (names.empty()) throw UsageError(file + ":1:1: no kernel in the file");
     for (const std::string& name : names) run.kernels.push_back({file, name});
-    run.files.emplace(file, api::LabelFile{source, openClBuildFlags(sourceOptions, file)});
+    run.files.emplace(file, api::LabelFile{source, data::openClBuildFlags(sourceOptions, file)});
   }
   run.names = runtime::uniqueKernelNames(run.kernels);
   run.factors = factors;
   run.sourceOptions = sourceOptions;
-  run.launch = {gsizes.front(), static_cast<size_t>(wgsize), runs, seed, ""};
+  run.launch = {gsizes.front(), static_cast<size_t>(runValues.wgsize), runValues.runs,
+                runValues.seed, ""};
 
-  const runtime::IsolationOptions isolation = workerIsolation(timeout);
-  const std::vector<runtime::DeviceInfo> devices = requireDevices("measure", isolation);
+  const runtime::IsolationOptions isolation = workerIsolation(runValues.timeout);
+  const std::vector<runtime::DeviceInfo> devices =
+      runtime::requireDevicesIsolated("measure", isolation);
   const std::vector<std::string> labels = runtime::coarseningDeviceLabels(devices);
   // The output first: a run refused (another run writes it) says so in its one line.
   data::ResumableCsv writer(output, runtime::coarseningCsvHeader(labels));

@@ -18,11 +18,6 @@ runtime::IsolationOptions workerIsolation(double timeoutSeconds) {
   return isolation;
 }
 
-std::vector<runtime::DeviceInfo> requireDevices(const std::string& command,
-                                                const runtime::IsolationOptions& isolation) {
-  return runtime::requireDevicesIsolated(command, isolation);
-}
-
 int runMeasureWorker(const Args& args) {
   if (args.size() != 1) throw UsageError("__measure-worker: expected one request file");
   runtime::serveRequestFile(args[0]);

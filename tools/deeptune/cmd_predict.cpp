@@ -105,11 +105,8 @@ int runPredict(const Args& args) {
       "GTX 970); coarsening: Tahiti (default), Cypress, Fermi or Kepler")(
       "json", "print one JSON object per kernel (JSON Lines)");
   SourceOptionValues sourceValues;
-  addSourceOptions(options, sourceValues);
-  po::positional_options_description positional;
-  positional.add("file", -1);
   po::variables_map vm;
-  if (!parseOptions(
+  if (!parseWithSourceOptions(
           args,
           "usage: deeptune predict KERNEL.cl... --dsize BYTES --wgsize N [--kernel NAME]\n"
           "                        [-D NAME[=VALUE]]... [-I DIR]...\n"
@@ -122,7 +119,7 @@ int runPredict(const Args& args) {
           "CPU or the GPU, or (--task coarsening) its thread-coarsening factor: one\n"
           "result per file, in order. A file that fails gets its error line and the\n"
           "others still run (exit 2 at the end, with a summary line).",
-          options, positional, vm)) {
+          options, sourceValues, vm)) {
     return kExitOk;
   }
   const bool json = vm.count("json") != 0;

@@ -14,17 +14,13 @@ int runRewrite(const Args& args) {
   std::string kernel, output, outputDir;
   options.add_options()("file", po::value(&inputs), "OpenCL source files to normalize")(
       "kernel,k", po::value(&kernel),
-      "extract this kernel (normalized alone, as the paper's data)")(
-      "output,o", po::value(&output)->default_value("-"), "output file ('-' = stdout)")(
-      "output-dir", po::value(&outputDir),
-      "several files: write each to DIR/<its file name> (default: all to stdout)")(
+      "extract this kernel (normalized alone, as the paper's data)");
+  addOutputOptions(options, output, outputDir);
+  options.add_options()(
       "json", "write {\"file\", \"kernel\", \"text\", \"undeclared\": [...]} instead of the text");
   SourceOptionValues sourceValues;
-  addSourceOptions(options, sourceValues);
-  po::positional_options_description positional;
-  positional.add("file", -1);
   po::variables_map vm;
-  if (!parseOptions(
+  if (!parseWithSourceOptions(
           args,
           "usage: deeptune rewrite FILE... [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
           "                        [-o OUT | --output-dir DIR] [--json]\n\n"
@@ -33,7 +29,7 @@ int runRewrite(const Args& args) {
           "uses but declares nowhere are left as written and listed on stderr (or in --json);\n"
           "any other compile error fails the file (exit 2, Clang's first error and its\n"
           "position); the other files still run.",
-          options, positional, vm)) {
+          options, sourceValues, vm)) {
     return kExitOk;
   }
   const data::SourceOptions sourceOptions = sourceValues.validated();

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "tokenizer/vocabulary.hpp"
+#include "tokenizer/vocabulary_sources.hpp"
 #ifdef DEEPTUNE_WITH_REWRITER
 #include "rewriter/normalizer.hpp"
 #endif
@@ -68,18 +68,7 @@ int runTokenize(const Args& args) {
         vm.count("strict") ? tokenizer::UnknownPolicy::kStrict : tokenizer::UnknownPolicy::kSkip;
     const tokenizer::Encoding encoding = vocabulary.encode(text, policy, file);
 
-    if (vm.count("json")) {
-      const nlohmann::json out = {{"ids", encoding.ids}, {"skipped", encoding.skipped}};
-      std::cout << out.dump() << "\n";
-    } else {
-      std::string line;
-      line.reserve(encoding.ids.size() * 3);
-      for (std::size_t i = 0; i < encoding.ids.size(); ++i) {
-        if (i > 0) line += ' ';
-        line += std::to_string(encoding.ids[i]);
-      }
-      std::cout << line << "\n";
-    }
+    std::cout << tokenizer::encodingText(encoding, vm.count("json") != 0) << "\n";
     if (encoding.skipped > 0) {
       std::cerr << "deeptune: tokenize: " << file << ": skipped " << encoding.skipped
                 << " character(s) not in the vocabulary (--strict reports the first)\n";

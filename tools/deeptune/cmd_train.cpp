@@ -1,45 +1,21 @@
 // deeptune train: trains the DeepTune device-mapping model on a labelled CSV and saves it.
-#include <algorithm>
 #include <cstdio>
-#include <optional>
 
-#include "data/coarsening_kernels.hpp"
-#include "data/datasets.hpp"
 #include "data/file_io.hpp"
 #include "model/compute_environment.hpp"
+#include "model/train_option_names.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/progress.hpp"
-#include "tools/deeptune/train_options.hpp"
 #include "tools/deeptune/training_inputs.hpp"
 #include "training/model_training.hpp"
 
 namespace deeptune::cli {
 namespace {
 
-/// The request's data: the rows (devmap) or the kernels labelled on `platform` (coarsening).
-void readTrainingData(training::TrainRequest& request, const std::string& dataPath,
-                      const std::string& platform) {
-  if (request.task == "devmap") {
-    api::DevmapInput input = readDevmapData(dataPath);
-    request.devmapRows = std::move(input.rows);
-    request.devices = std::move(input.devices);
-    return;
-  }
-  const auto rows = data::readCoarseningRuntimesCsv(dataPath);
-  const std::vector<std::string> devices = data::coarseningDevices(rows);
-  if (std::find(devices.begin(), devices.end(), platform) == devices.end()) {
-    std::string list;
-    for (const std::string& d : devices) list += (list.empty() ? "" : ", ") + d;
-    throw UsageError("train: no runtimes of '" + platform + "' in " + dataPath +
-                     " (devices: " + list + ")");
-  }
-  request.kernels = data::coarseningKernels(rows, platform);
-}
-
 /// The command line of train: the library's request and the CLI's paths and names.
 struct TrainArguments {
   training::TrainRequest request;
-  std::string dataPath, output, vocabPath, platform, transferFrom, fromModel, batching, lstm;
+  std::string dataPath, output, batching, lstm;
 };
 
 po::options_description trainOptions(TrainArguments& a) {
@@ -50,12 +26,12 @@ po::options_description trainOptions(TrainArguments& a) {
       ("data", po::value(&a.dataPath)->required(),
        "labelled CSV (devmap: e.g. cgo17-amd.csv, or a CSV `deeptune measure` wrote on two "
        "devices; coarsening: e.g. pact-2014-runtimes.csv)")
-      ("platform", po::value(&a.platform),
+      ("platform", po::value(&a.request.platform),
        "coarsening: the device whose runtimes label the kernels (e.g. Tahiti)")
-      ("transfer-from", po::value(&a.transferFrom),
+      ("transfer-from", po::value(&a.request.transferPath),
        "start from this model's embedding and LSTM layers (transfer learning; its vocabulary "
        "is used)")
-      ("from", po::value(&a.fromModel),
+      ("from", po::value(&a.request.fromPath),
        "devmap: fine-tune this model (a file, or amd / nvidia for a bundled one): its "
        "vocabulary, sizes and weights; its output layers start afresh when its two devices are "
        "not the data's")
@@ -63,13 +39,13 @@ po::options_description trainOptions(TrainArguments& a) {
        "with --from or --transfer-from: keep the embedding and LSTM fixed for the first N "
        "epochs (-1: throughout)")
       ("output,o", po::value(&a.output)->required(), "model file to write")
-      ("vocab", po::value(&a.vocabPath), "vocabulary JSON (default: derived from the data's src)")
+      ("vocab", po::value(&a.request.vocabularyPath), "vocabulary JSON (default: derived from the data's src)")
       ("epochs", po::value(&a.request.train.epochs)->default_value(50), "training epochs")
       ("batch-size", po::value(&a.request.train.batchSize)->default_value(64), "rows per batch")
       ("batching", po::value(&a.batching)->default_value("rows"),
        "rows (shuffled rows, like the paper), random (shuffled whole sources) or length "
        "(whole sources of similar lengths, fastest)")
-      ("lstm", po::value(&a.lstm)->default_value("fast"), kLstmHelp)
+      ("lstm", po::value(&a.lstm)->default_value("fast"), model::kLstmNamesHelp)
       ("threads", po::value(&a.request.train.lstmThreads)->default_value(model::usableHardwareThreads()),
        "threads of the fast LSTM (default: this machine's; the model does not depend on it)")
       ("seed", po::value(&a.request.train.seed)->default_value(204), "random seed")
@@ -93,26 +69,14 @@ po::options_description trainOptions(TrainArguments& a) {
 
 /// The progress lines of a training on stderr: epochs (with the ETA), collapsed networks.
 training::TrainProgress trainProgress(ProgressPrinter& printer, int networks) {
-  const auto which = [networks](int n) {
-    return networks > 1 ? "network " + std::to_string(n + 1) + "/" + std::to_string(networks) + "  "
-                        : std::string();
-  };
   training::TrainProgress progress;
-  progress.epoch = [&printer, which, networks](int n, const model::EpochProgress& p) {
-    char line[200];
-    std::snprintf(
-        line, sizeof line, "%sepoch %d/%d  loss %.4f  accuracy %.3f  %.1fs  ETA %s",
-        which(n).c_str(), p.epoch, p.epochs, p.loss, p.accuracy, p.seconds,
-        formatDuration(p.seconds * ((p.epochs - p.epoch) + (networks - 1 - n) * p.epochs)).c_str());
-    printer.update(line, p.epoch == p.epochs && n == networks - 1);
+  progress.epoch = [&printer, networks](int n, const model::EpochProgress& p) {
+    printer.update(training::trainingEpochLine(n, networks, p),
+                   p.epoch == p.epochs && n == networks - 1);
   };
-  progress.networkDone = [&printer, which](int n, const model::TrainingSummary& summary) {
-    if (!summary.collapsed()) return;
-    char warning[200];
-    std::snprintf(warning, sizeof warning,
-                  "warning: %straining collapsed: accuracy ended %.1f points below its best epoch",
-                  which(n).c_str(), 100 * (summary.bestAccuracy - summary.finalAccuracy));
-    printer.update(warning, true);
+  progress.networkDone = [&printer, networks](int n, const model::TrainingSummary& summary) {
+    const std::string warning = training::collapseWarning(n, networks, summary);
+    if (!warning.empty()) printer.update(warning, true);
   };
   return progress;
 }
@@ -122,10 +86,6 @@ training::TrainProgress trainProgress(ProgressPrinter& printer, int networks) {
 int runTrain(const Args& args) {
   TrainArguments a;
   training::TrainRequest& request = a.request;
-  const std::string& task = request.task;
-  model::TrainOptions& train = request.train;
-  std::string &dataPath = a.dataPath, &output = a.output, &vocabPath = a.vocabPath,
-              &platform = a.platform, &transferFrom = a.transferFrom, &fromModel = a.fromModel;
   po::options_description options = trainOptions(a);
   po::variables_map vm;
   if (!parseOptions(args,
@@ -142,65 +102,34 @@ int runTrain(const Args& args) {
   request.boostedHead = vm.count("boosted-head") > 0 || request.boostedHeadCounts;
   request.paperPadding = vm.count("paper-padding") > 0;
   training::checkTrainRequest(request);
-  if (task == "coarsening" && platform.empty()) {
-    throw UsageError("train: --task coarsening needs --platform (a device of the data)");
+  if (!request.fromPath.empty()) {
+    request.fromPath = startingModelPath(request.fromPath, vm, "train");
   }
-  if (task == "devmap" && !platform.empty()) {
-    throw UsageError("train: --platform is for --task coarsening");
-  }
-  if (!transferFrom.empty() && !vocabPath.empty()) {
-    throw UsageError("train: --transfer-from uses the source model's vocabulary: drop --vocab");
-  }
-  request.dataName = dataPath;
+  request.train.batching = model::parseBatching(a.batching);
+  request.train.lstm = model::parseLstm(a.lstm);
+  data::checkOutputNotInput(
+      a.output, {a.dataPath, request.vocabularyPath, request.transferPath, request.fromPath},
+      data::OutputKind::kFile);
+  data::checkOutputPath(a.output);  // before the training, not after it
+  request.dataName = a.dataPath;
   request.command = commandLine("train", args);
-  std::optional<training::StartingModel> start;
-  if (!fromModel.empty()) {
-    if (task != "devmap")
-      throw UsageError("train: --from is for devmap (coarsening: --transfer-from)");
-    if (!transferFrom.empty() || !vocabPath.empty()) {
-      throw UsageError(
-          "train: --from starts from the model's vocabulary and weights: drop "
-          "--transfer-from and --vocab");
-    }
-    fromModel = startingModelPath(fromModel, vm, "train");
-    start.emplace(loadStartingModel(fromModel, "train"));
-    request.start = training::StartKind::kFineTune;
+  if (request.task == "devmap") {
+    api::DevmapInput input = readDevmapData(a.dataPath);
+    request.devmapRows = std::move(input.rows);
+    request.devices = std::move(input.devices);
+  } else {
+    request.kernels = training::coarseningTrainingKernels(a.dataPath, request.platform);
   }
-  if (train.frozenEpochs < -1 ||
-      (train.frozenEpochs != 0 && fromModel.empty() && transferFrom.empty())) {
-    throw UsageError("train: --freeze-epochs is -1 or more, with --from or --transfer-from");
-  }
-  train.batching = model::parseBatching(a.batching);
-  train.lstm = model::parseLstm(a.lstm);
-  data::checkOutputNotInput(output, {dataPath, vocabPath, transferFrom, fromModel},
-                            data::OutputKind::kFile);
-  data::checkOutputPath(output);  // before the training, not after it
-  if (!start && !transferFrom.empty()) {
-    start.emplace(training::StartingModel{transferFrom, model::DeepTuneModel::load(transferFrom)});
-    request.start = training::StartKind::kTransfer;
-  }
-  request.from = start ? &*start : nullptr;
-  readTrainingData(request, dataPath, platform);
-  if (!vocabPath.empty()) request.vocabulary = tokenizer::Vocabulary::load(vocabPath);
-
   ProgressPrinter printer;
   const training::TrainedModel trained =
       training::trainModel(request, trainProgress(printer, request.networks));
-  trained.save(output);
-  std::string results;
-  for (const model::TrainingSummary& summary : trained.summaries) {
-    char result[160];
-    std::snprintf(result, sizeof result, "%s%.1f%% (best %.1f%% at epoch %d)",
-                  results.empty() ? "" : ", ", 100 * summary.finalAccuracy,
-                  100 * summary.bestAccuracy, summary.bestEpoch);
-    results += result;
-  }
+  trained.save(a.output);
   const int networks = request.networks;
   const std::string what = networks > 1 ? std::to_string(networks) + " networks " : "";
   std::printf("trained %son %zu %s in %s: training accuracy %s%s; wrote %s\n", what.c_str(),
-              trained.examples, task == "devmap" ? "rows" : "kernels",
-              formatDuration(printer.elapsed()).c_str(), results.c_str(),
-              request.boostedHead ? "; boosted-tree heads fitted" : "", output.c_str());
+              trained.examples, request.task == "devmap" ? "rows" : "kernels",
+              formatDuration(printer.elapsed()).c_str(), trained.accuracySummary().c_str(),
+              request.boostedHead ? "; boosted-tree heads fitted" : "", a.output.c_str());
   return kExitOk;
 }
 

@@ -29,13 +29,7 @@ int runUpgradeModel(const Args& args) {
   po::variables_map vm;
   if (!parseOptions(args, usage, options, positional, vm)) return kExitOk;
   data::checkOutputNotInput(output, {input}, data::OutputKind::kFile);
-  model::DeepTuneModel network = model::DeepTuneModel::load(input);
-  if (network.info().networks > 1 || network.info().boostedHeads) {
-    throw UsageError("upgrade-model: " + input +
-                     " holds several networks or boosted-tree heads (format version 5 or 6), "
-                     "already current; upgrade-model converts single networks");
-  }
-  network.save(output);
+  model::upgradeModelFile(input, output);
   std::cout << "wrote " << output << "\n";
   return kExitOk;
 }

@@ -3,7 +3,7 @@
 
 #include "api/device_validation.hpp"
 #include "api/predictor.hpp"
-#include "data/text_check.hpp"
+#include "data/option_values.hpp"
 #include "runtime/isolation.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/measure_output.hpp"
@@ -31,51 +31,45 @@ int runValidate(const Args& args) {
   po::options_description options("validate options");
   std::string input, kernel, modelPath, platform, task = "devmap";
   size_t gsize = 0;
-  long long wgsize = 0;
-  double timeout = 60;
+  RunValues run;
   // clang-format off
   options.add_options()
       ("task", po::value(&task), "devmap (default) or coarsening (see --task coarsening --help)")
       ("file", po::value(&input)->required(), "OpenCL source file")
       ("gsize", po::value(&gsize)->required(), "global size S (elements of each buffer)")
       ("kernel,k", po::value(&kernel), "only this kernel (default: every kernel of the file)")
-      ("wgsize", po::value(&wgsize)->default_value(0), "work-group size (0: min(S, 256))")
+      ("wgsize", po::value(&run.wgsize)->default_value(0), "work-group size (0: min(S, 256))")
       ("model", po::value(&modelPath), "model file (default: the bundled model of --platform)")
-      ("platform", po::value(&platform)->default_value("amd"), "bundled model: amd or nvidia")
-      ("timeout", po::value(&timeout)->default_value(60), "seconds per build and per measurement")
-      ("json", "print one JSON object per kernel");
+      ("platform", po::value(&platform)->default_value("amd"), "bundled model: amd or nvidia");
   // clang-format on
+  addRunOptions(options, run);
+  options.add_options()("json", "print one JSON object per kernel");
   SourceOptionValues sourceValues;
-  addSourceOptions(options, sourceValues);
-  po::positional_options_description positional;
-  positional.add("file", 1);
   po::variables_map vm;
-  if (!parseOptions(args, kUsage, options, positional, vm)) return kExitOk;
+  if (!parseWithSourceOptions(args, kUsage, options, sourceValues, vm, "file", 1)) return kExitOk;
   if (task != "devmap") {
     throw UsageError("validate: unknown --task '" + task + "' (devmap, coarsening)");
   }
-  if (gsize == 0 || gsize > (size_t{1} << 31)) {
-    throw UsageError("validate: --gsize must be between 1 and 2^31");
-  }
-  checkRunOptions("validate", timeout, 0, wgsize);
+  data::checkGlobalSize("validate", gsize);
+  data::checkRunOptions("validate", run.timeout, 0, run.wgsize);
   const data::SourceOptions sourceOptions = sourceValues.validated();
   if (modelPath.empty()) modelPath = api::findBundledModel(platform);
-  const std::string source = readFile(input);
-  data::requireTextFile(source, input);
+  const std::string source = readTextFile(input);
   api::Predictor predictor(modelPath);  // loads and checks the model before any kernel runs
   // A kernel name the file does not define: the rewriter's answer, as in predict and rewrite.
   if (!kernel.empty()) predictor.predict(source, input, kernel, 0, 1, sourceOptions);
 
-  const runtime::IsolationOptions isolation = workerIsolation(timeout);
-  const std::vector<runtime::DeviceInfo> devices = requireDevices("validate", isolation);
+  const runtime::IsolationOptions isolation = workerIsolation(run.timeout);
+  const std::vector<runtime::DeviceInfo> devices =
+      runtime::requireDevicesIsolated("validate", isolation);
   const std::string missing = api::missingModelDevice(modelPath, predictor.modelDevices(), devices);
   if (!missing.empty()) throw UsageError(missing);
   const api::DeviceValidationLaunch launch{input,
                                            source,
                                            kernel,
                                            gsize,
-                                           static_cast<size_t>(wgsize),
-                                           openClBuildFlags(sourceOptions, input),
+                                           static_cast<size_t>(run.wgsize),
+                                           data::openClBuildFlags(sourceOptions, input),
                                            sourceOptions};
   const bool json = vm.count("json") != 0;
   api::validateDevices(predictor, launch, devices, isolation, [&](const api::DeviceValidation& v) {

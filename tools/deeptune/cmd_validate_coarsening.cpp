@@ -5,7 +5,7 @@
 #include "api/coarsening_runs.hpp"
 #include "api/factor_validation.hpp"
 #include "api/predictor.hpp"
-#include "data/text_check.hpp"
+#include "data/option_values.hpp"
 #include "rewriter/normalizer.hpp"
 #include "runtime/isolation.hpp"
 #include "runtime/runtime_error.hpp"
@@ -33,48 +33,40 @@ int runValidateCoarsening(const Args& args) {
   po::options_description options("validate --task coarsening options");
   std::string task, input, kernel, modelPath, platform;
   size_t gsize = 0;
-  long long wgsize = 0;
-  double timeout = 60;
-  int runs = 6;
+  RunValues run;
   // clang-format off
   options.add_options()
       ("task", po::value(&task), "coarsening")
       ("file", po::value(&input)->required(), "OpenCL source file")
       ("gsize", po::value(&gsize)->required(), "global size S before coarsening")
       ("kernel,k", po::value(&kernel), "the kernel (default: the file's only kernel)")
-      ("wgsize", po::value(&wgsize)->default_value(0),
+      ("wgsize", po::value(&run.wgsize)->default_value(0),
        "work-group size before coarsening (0: min(S, 256)); a multiple of 32")
       ("model", po::value(&modelPath), "coarsening model (default: the bundled one of --platform)")
       ("platform", po::value(&platform)->default_value("tahiti"),
-       "bundled model: Tahiti, Cypress, Fermi or Kepler")
-      ("timeout", po::value(&timeout)->default_value(60), "seconds per build and per measurement")
-      ("runs", po::value(&runs)->default_value(6), "timed runs after the warm-up (at least 5)")
-      ("json", "print one JSON object");
+       "bundled model: Tahiti, Cypress, Fermi or Kepler");
   // clang-format on
+  addRunOptions(options, run, true);
+  options.add_options()("json", "print one JSON object");
   SourceOptionValues sourceValues;
-  addSourceOptions(options, sourceValues);
-  po::positional_options_description positional;
-  positional.add("file", 1);
   po::variables_map vm;
-  if (!parseOptions(args, kUsage, options, positional, vm)) return kExitOk;
-  if (gsize == 0 || gsize > (size_t{1} << 31)) {
-    throw UsageError("validate: --gsize must be between 1 and 2^31");
-  }
-  checkRunOptions("validate", timeout, runs, wgsize);
-  if (wgsize % 32 != 0) {
+  if (!parseWithSourceOptions(args, kUsage, options, sourceValues, vm, "file", 1)) return kExitOk;
+  data::checkGlobalSize("validate", gsize);
+  data::checkRunOptions("validate", run.timeout, run.runs, run.wgsize);
+  if (run.wgsize % 32 != 0) {
     throw UsageError("validate: --wgsize must be a multiple of 32 (every factor up to 32)");
   }
   const data::SourceOptions sourceOptions = sourceValues.validated();
   if (modelPath.empty()) modelPath = api::findBundledCoarseningModel(platform);
-  const std::string source = readFile(input);
-  data::requireTextFile(source, input);
+  const std::string source = readTextFile(input);
   api::CoarseningPredictor predictor(modelPath);
   const api::FactorPrediction prediction = predictor.predict(source, input, kernel, sourceOptions);
 
-  const runtime::IsolationOptions isolation = workerIsolation(timeout);
-  const std::vector<runtime::DeviceInfo> devices = requireDevices("validate", isolation);
-  const api::FactorLaunch launch{gsize, static_cast<size_t>(wgsize), runs, 204,
-                                 openClBuildFlags(sourceOptions, input)};
+  const runtime::IsolationOptions isolation = workerIsolation(run.timeout);
+  const std::vector<runtime::DeviceInfo> devices =
+      runtime::requireDevicesIsolated("validate", isolation);
+  const api::FactorLaunch launch{gsize, static_cast<size_t>(run.wgsize), run.runs, 204,
+                                 data::openClBuildFlags(sourceOptions, input)};
   std::string refusal;
   std::vector<runtime::FactorRun> results = api::runFactors(
       rewriter::Normalizer(), source, input, prediction.kernel, {1, 2, 4, 8, 16, 32}, sourceOptions,

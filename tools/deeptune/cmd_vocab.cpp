@@ -5,7 +5,7 @@
 
 #include "data/csv_reader.hpp"
 #include "data/file_io.hpp"
-#include "tokenizer/vocabulary.hpp"
+#include "tokenizer/vocabulary_sources.hpp"
 #include "tools/deeptune/commands.hpp"
 
 namespace deeptune::cli {
@@ -55,25 +55,8 @@ int runVocab(const Args& args) {
   inputs.push_back(csv);
   data::checkOutputNotInput(output, inputs, data::OutputKind::kFileOrStdout);
 
-  std::vector<std::string> texts;
-  std::string name;
-  if (!csv.empty()) {
-    const data::CsvTable table = data::readCsv(csv);  // it rejects cells that are not text
-    const std::size_t index = table.column(column);
-    for (const auto& row : table.rows) texts.push_back(row[index]);
-    name = csv;
-  } else {
-    for (const std::string& file : files) {
-      texts.push_back(readFile(file));
-      tokenizer::requireText(texts.back(), file);
-    }
-    name = files.size() == 1
-               ? files[0]
-               : files[0] + " and " + std::to_string(files.size() - 1) + " more file(s)";
-  }
-
-  const tokenizer::Vocabulary vocabulary =
-      tokenizer::Vocabulary::deriveFromTexts({texts.begin(), texts.end()}, name);
+  const tokenizer::Vocabulary vocabulary = csv.empty() ? tokenizer::vocabularyFromFiles(files)
+                                                       : tokenizer::vocabularyFromCsv(csv, column);
   const bool toStdout = output == "-";
   writeOutput(output, vocabulary.toJson() + (toStdout ? "\n" : ""));
   return kExitOk;

@@ -11,8 +11,8 @@ int runRewrite(const Args& args);   ///< deeptune rewrite FILE [--kernel NAME] [
 int runTokenize(const Args& args);  ///< deeptune tokenize FILE --vocab V [--strict] [--json]
 int runVocab(const Args& args);     ///< deeptune vocab derive FILES... | --csv FILE -o OUT
 int runTrain(const Args& args);     ///< deeptune train --task devmap --data CSV -o MODEL
-int runEvaluate(const Args& args);
-int runEvaluateCoarsening(const Args& args);  ///< evaluate --task coarsening (from runEvaluate)  ///< deeptune evaluate --task devmap --data CSV --folds F --report DIR
+int runEvaluate(const Args& args);  ///< deeptune evaluate --task devmap --data CSV --report DIR
+int runEvaluateCoarsening(const Args& args);  ///< evaluate --task coarsening (from runEvaluate)
 int runPredict(const Args& args);   ///< deeptune predict KERNEL.cl --dsize N --wgsize M
 int runValidate(const Args& args);  ///< deeptune validate KERNEL.cl --gsize N [--wgsize M]
 int runValidateCoarsening(const Args& args);  ///< validate --task coarsening (from runValidate)

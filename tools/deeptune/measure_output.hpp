@@ -1,9 +1,11 @@
-// What `measure` and `validate` share: limits of their run options, comma lists of sizes, the
-// check that no input is given twice, what a resumed output kept, progress lines.
+// What `measure` and `validate` share: their run options, what a resumed output kept, progress
+// lines (the checks of the options' values: data/option_values.hpp).
 #pragma once
 
+#include <cstdint>
 #include <string>
-#include <vector>
+
+#include "tools/deeptune/cli_common.hpp"
 
 namespace deeptune::data {
 class ResumableCsv;
@@ -11,24 +13,18 @@ class ResumableCsv;
 
 namespace deeptune::cli {
 
-/// Positive integers up to `max`, comma-separated; throws UsageError naming `option`.
-std::vector<size_t> parseSizeList(const std::string& text, const std::string& option, size_t max);
+/// The run options of `measure` and `validate`, at their defaults.
+struct RunValues {
+  long long wgsize = 0;  ///< --wgsize (0: automatic)
+  double timeout = 60;   ///< --timeout: seconds per build and per measurement
+  int runs = 6;          ///< --runs: timed runs after the warm-up
+  uint64_t seed = 204;   ///< --seed: the payload's seed
+};
 
-/// The --factors of `measure --task coarsening`: a size list of factors among 1, 2, 4, 8, 16,
-/// 32, including 1, none twice; throws UsageError "measure: --factors ..." otherwise.
-std::vector<size_t> parseFactorList(const std::string& text);
-
-/// Refuses run options out of range (UsageError starting with `command`): --timeout in (0,
-/// 86400] s, --runs in [5, 1000] (`runs` 0: the command has none), --wgsize in [0, 2^20].
-void checkRunOptions(const std::string& command, double timeout, int runs, long long wgsize);
-
-/// Refuses a size listed twice (UsageError "OPTION lists N twice"): its rows would be duplicates.
-void checkDistinctSizes(const std::vector<size_t>& sizes, const std::string& option);
-
-/// Refuses a file given twice, by any spelling or link (the same device and inode), as
-/// UsageError "measure: A and B are the same file ...": its kernels would be measured twice,
-/// under two benchmark names. Files that cannot be stat'ed are left to the reader's error.
-void checkDistinctFiles(const std::vector<std::string>& files);
+/// Adds --timeout, then --runs where `runs` and --seed where `seed`, stored in `values`, with
+/// the defaults and help text measure and validate share (--wgsize's help is the command's).
+void addRunOptions(po::options_description& options, RunValues& values, bool runs = false,
+                   bool seed = false);
 
 /// Says on stderr what the writer of `output` found: rows kept from an earlier run, and the
 /// bytes of a row an interrupted run left incomplete (cut off, measured again).

@@ -3,7 +3,6 @@
 
 #include <unistd.h>
 
-#include <cstdio>
 #include <iostream>
 
 namespace deeptune::cli {
@@ -27,19 +26,6 @@ void ProgressPrinter::update(const std::string& message, bool final) {
 
 double ProgressPrinter::elapsed() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-}
-
-std::string formatDuration(double seconds) {
-  const long total = static_cast<long>(seconds + 0.5);
-  char text[32];
-  if (total >= 3600) {
-    std::snprintf(text, sizeof text, "%ldh%02ldm", total / 3600, (total % 3600) / 60);
-  } else if (total >= 60) {
-    std::snprintf(text, sizeof text, "%ldm%02lds", total / 60, total % 60);
-  } else {
-    std::snprintf(text, sizeof text, "%lds", total);
-  }
-  return text;
 }
 
 }  // namespace deeptune::cli

@@ -5,6 +5,8 @@
 #include <mutex>
 #include <string>
 
+#include "data/duration_text.hpp"
+
 namespace deeptune::cli {
 
 /// Thread-safe progress printer. On a terminal each update rewrites one line; otherwise (a log
@@ -25,7 +27,6 @@ class ProgressPrinter {
   std::chrono::steady_clock::time_point started_;
 };
 
-/// "1h02m", "3m05s", "42s".
-std::string formatDuration(double seconds);
+using data::formatDuration;
 
 }  // namespace deeptune::cli

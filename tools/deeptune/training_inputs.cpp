@@ -1,12 +1,10 @@
 // What train and evaluate read before they call the training library.
 #include "tools/deeptune/training_inputs.hpp"
 
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
 
 #include "data/csv_reader.hpp"
-#include "training/training_error.hpp"
 #ifdef DEEPTUNE_WITH_REWRITER
 #include "api/predictor.hpp"
 #endif
@@ -35,27 +33,15 @@ std::string startingModelPath(const std::string& argument, const po::variables_m
       throw UsageError(command + ": --from takes --" + shape + " from the model");
     }
   }
+#ifdef DEEPTUNE_WITH_REWRITER
+  const std::string path = api::findDevmapModel(argument);
+  if (!path.empty()) return path;
+#else
   std::error_code ec;
   if (std::filesystem::exists(argument, ec)) return argument;
-  std::string lower;
-  for (char c : argument) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower == "amd" || lower == "nvidia") {
-#ifdef DEEPTUNE_WITH_REWRITER
-    return api::findBundledModel(lower);
-#else
-    throw UsageError(command + ": this build has no bundled models; give a model file");
 #endif
-  }
   throw UsageError(command + ": --from " + argument +
                    ": no such model file (or a bundled one: amd, nvidia)");
-}
-
-training::StartingModel loadStartingModel(const std::string& path, const std::string& command) {
-  try {
-    return training::loadDevmapStartingModel(path);
-  } catch (const training::TrainingError& e) {
-    throw UsageError(command + ": " + e.what());
-  }
 }
 
 }  // namespace deeptune::cli

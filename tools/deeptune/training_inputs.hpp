@@ -6,7 +6,6 @@
 
 #include "api/devmap_input.hpp"
 #include "tools/deeptune/cli_common.hpp"
-#include "training/model_training.hpp"
 
 namespace deeptune::cli {
 
@@ -19,8 +18,5 @@ api::DevmapInput readDevmapData(const std::string& path);
 /// `command`.
 std::string startingModelPath(const std::string& argument, const po::variables_map& vm,
                               const std::string& command);
-
-/// training::loadDevmapStartingModel, its refusal a UsageError naming `command`.
-training::StartingModel loadStartingModel(const std::string& path, const std::string& command);
 
 }  // namespace deeptune::cli

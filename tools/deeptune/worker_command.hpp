@@ -6,6 +6,7 @@
 
 #include "runtime/devices.hpp"
 #include "runtime/isolation.hpp"
+#include "runtime/worker_process.hpp"
 
 namespace deeptune::cli {
 
@@ -17,9 +18,5 @@ std::vector<std::string> measureWorkerCommand();
 
 /// How the commands start workers: measureWorkerCommand(), `timeoutSeconds` per phase.
 runtime::IsolationOptions workerIsolation(double timeoutSeconds);
-
-/// The devices a worker lists; throws RuntimeError "COMMAND: no OpenCL device found" if none.
-std::vector<runtime::DeviceInfo> requireDevices(const std::string& command,
-                                                const runtime::IsolationOptions& isolation);
 
 }  // namespace deeptune::cli

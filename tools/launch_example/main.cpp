@@ -10,39 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "example_kernels.hpp"  // kernels/examples/*.cl
 #include "api/launcher.hpp"
 
 namespace {
-
-const char* kMatmulSource = R"CL(
-// C = A x B for n x n row-major matrices; one work-item per element of C.
-__kernel void matmul(__global const float* a, __global const float* b, __global float* c,
-                     const int n) {
-  const int id = get_global_id(0);
-  if (id >= n * n) return;
-  const int row = id / n;
-  const int col = id % n;
-  float sum = 0.0f;
-  for (int k = 0; k < n; ++k) sum += a[row * n + k] * b[k * n + col];
-  c[id] = sum;
-}
-)CL";
-
-const char* kReduceSource = R"CL(
-// partial[g] = sum of work-group g's elements of `in`, by a tree in local memory.
-__kernel void block_sum(__global const float* in, __global float* partial,
-                        __local float* scratch, const int n) {
-  const int gid = get_global_id(0);
-  const int lid = get_local_id(0);
-  scratch[lid] = gid < n ? in[gid] : 0.0f;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
-    if (lid < stride) scratch[lid] += scratch[lid + stride];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0) partial[get_group_id(0)] = scratch[0];
-}
-)CL";
 
 void report(const char* what, const deeptune::api::LaunchResult& result) {
   const deeptune::api::Decision& d = result.decision;
@@ -104,7 +75,7 @@ bool reduce(deeptune::api::Launcher& launcher, int count) {
   std::vector<float> partial(groups, 0.0f);
   using namespace deeptune::api;
   const LaunchResult result =
-      launcher.launch(kReduceSource, "block_sum",
+      launcher.launch(kBlockSumSource, "block_sum",
                       {inputBuffer(in.data(), in.size() * sizeof(float)),
                        outputBuffer(partial.data(), partial.size() * sizeof(float)),
                        localMemory(group * sizeof(float)), value<int32_t>(count)},

@@ -1,6 +1,6 @@
 // Child processes: posix_spawn into a new process group; a timed run polling stdout and stderr,
-// and a coprocess spoken to over a socket pair.
-#include "runtime/subprocess.hpp"
+// a coprocess spoken to over a socket pair; socket pairs, whole sends, kill and reap.
+#include "data/child_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -13,15 +13,16 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 #include <utility>
 
-#include "runtime/runtime_error.hpp"
+#include "data/data_error.hpp"
 
 extern char** environ;
 
-namespace deeptune::runtime {
+namespace deeptune::data {
 
 namespace {
 
@@ -39,16 +40,12 @@ struct Fd {
   }
 };
 
-/// Kills and reaps the child unless released (when onLine throws, or on any early exit).
+/// Kills and reaps the child (and its group) unless released (when onLine throws, or on any
+/// early exit).
 struct ChildGuard {
   pid_t pid = -1;
   ~ChildGuard() {
-    if (pid <= 0) return;
-    ::kill(-pid, SIGKILL);
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    if (pid > 0) killAndReap(pid, true);
   }
 };
 
@@ -101,12 +98,14 @@ std::string ChildExit::describe(double timeoutSeconds) const {
 
 ChildExit runChild(const std::vector<std::string>& argv, double timeoutSeconds,
                    const std::function<void(const std::string& line)>& onLine) {
-  if (argv.empty()) throw RuntimeError("runChild: empty command");
+  if (argv.empty()) throw DataError("runChild: empty command");
   int outPipe[2];
   int errPipe[2];
-  if (::pipe2(outPipe, O_CLOEXEC) != 0) throw RuntimeError(std::string("pipe: ") + strerror(errno));
+  if (::pipe2(outPipe, O_CLOEXEC) != 0)
+    throw DataError(std::string("pipe: ") + std::strerror(errno));
   Fd outRead{outPipe[0]}, outWrite{outPipe[1]};
-  if (::pipe2(errPipe, O_CLOEXEC) != 0) throw RuntimeError(std::string("pipe: ") + strerror(errno));
+  if (::pipe2(errPipe, O_CLOEXEC) != 0)
+    throw DataError(std::string("pipe: ") + std::strerror(errno));
   Fd errRead{errPipe[0]}, errWrite{errPipe[1]};
 
   posix_spawn_file_actions_t actions;
@@ -118,7 +117,7 @@ ChildExit runChild(const std::vector<std::string>& argv, double timeoutSeconds,
   const int spawned = spawnInGroup(argv, actions, pid);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) {
-    throw RuntimeError("cannot start " + argv[0] + ": " + std::strerror(spawned));
+    throw DataError("cannot start " + argv[0] + ": " + std::strerror(spawned));
   }
   ChildGuard guard{pid};
   outWrite.close();
@@ -144,7 +143,7 @@ ChildExit runChild(const std::vector<std::string>& argv, double timeoutSeconds,
     if (outRead.fd >= 0) fds[count++] = {outRead.fd, POLLIN, 0};
     if (errRead.fd >= 0) fds[count++] = {errRead.fd, POLLIN, 0};
     const int ready = ::poll(fds, count, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (ready < 0 && errno != EINTR) throw RuntimeError(std::string("poll: ") + strerror(errno));
+    if (ready < 0 && errno != EINTR) throw DataError(std::string("poll: ") + std::strerror(errno));
     for (int i = 0; i < count && ready > 0; ++i) {
       if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
       const ssize_t n = ::read(fds[i].fd, chunk, sizeof chunk);
@@ -173,7 +172,8 @@ ChildExit runChild(const std::vector<std::string>& argv, double timeoutSeconds,
   while (!timedOut) {
     const pid_t done = ::waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
-    if (done < 0 && errno != EINTR) throw RuntimeError(std::string("waitpid: ") + strerror(errno));
+    if (done < 0 && errno != EINTR)
+      throw DataError(std::string("waitpid: ") + std::strerror(errno));
     if (Clock::now() >= deadline) {
       timedOut = true;
       break;
@@ -181,10 +181,7 @@ ChildExit runChild(const std::vector<std::string>& argv, double timeoutSeconds,
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   if (timedOut) {
-    ::kill(-pid, SIGKILL);
-    ::kill(pid, SIGKILL);
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    killAndReap(pid, true);
     result.kind = ChildExit::Kind::kTimedOut;
   } else if (WIFSIGNALED(status)) {
     result.kind = ChildExit::Kind::kSignaled;
@@ -200,10 +197,10 @@ ChildExit runChild(const std::vector<std::string>& argv, double timeoutSeconds,
 }
 
 Coprocess::Coprocess(const std::vector<std::string>& argv) {
-  if (argv.empty()) throw RuntimeError("Coprocess: empty command");
+  if (argv.empty()) throw DataError("Coprocess: empty command");
   int ends[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
-    throw RuntimeError(std::string("socketpair: ") + strerror(errno));
+  if (const int error = makeSocketPair(ends); error != 0) {
+    throw DataError(std::string("socketpair: ") + std::strerror(error));
   }
   Fd mine{ends[0]}, theirs{ends[1]};
   posix_spawn_file_actions_t actions;
@@ -213,7 +210,7 @@ Coprocess::Coprocess(const std::vector<std::string>& argv) {
   const int spawned = spawnInGroup(argv, actions, pid_);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) {
-    throw RuntimeError("cannot start " + argv[0] + ": " + std::strerror(spawned));
+    throw DataError("cannot start " + argv[0] + ": " + std::strerror(spawned));
   }
   socket_ = std::exchange(mine.fd, -1);
   owner_ = ::getpid();
@@ -235,17 +232,12 @@ Coprocess::~Coprocess() {
     if (done == pid_ || (done < 0 && errno != EINTR)) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  ChildGuard killer{pid_};  // kills and reaps
+  killAndReap(pid_, true);
 }
 
 void Coprocess::writeLine(const std::string& line) {
-  const std::string data = line + '\n';
-  size_t sent = 0;
-  while (sent < data.size()) {
-    const ssize_t n = ::send(socket_, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw RuntimeError(std::string("child process is gone: ") + strerror(errno));
-    sent += static_cast<size_t>(n);
+  if (!sendAll(socket_, line + '\n')) {
+    throw DataError(std::string("child process is gone: ") + std::strerror(errno));
   }
 }
 
@@ -263,12 +255,12 @@ std::optional<std::string> Coprocess::readLine(double timeoutSeconds) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
-      throw RuntimeError("child process gave no answer within " + formatSeconds(timeoutSeconds) +
-                         " s");
+      throw DataError("child process gave no answer within " + formatSeconds(timeoutSeconds) +
+                      " s");
     }
     pollfd fd{socket_, POLLIN, 0};
     const int ready = ::poll(&fd, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (ready < 0 && errno != EINTR) throw RuntimeError(std::string("poll: ") + strerror(errno));
+    if (ready < 0 && errno != EINTR) throw DataError(std::string("poll: ") + std::strerror(errno));
     if (ready <= 0) continue;
     const ssize_t n = ::recv(socket_, chunk, sizeof chunk, 0);
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
@@ -277,4 +269,37 @@ std::optional<std::string> Coprocess::readLine(double timeoutSeconds) {
   }
 }
 
-}  // namespace deeptune::runtime
+int makeSocketPair(int (&ends)[2]) {
+  int made[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, made) != 0) return errno;
+  ends[0] = made[0];
+  ends[1] = made[1];
+  return 0;
+}
+
+bool sendAll(int socket, std::string_view bytes) {
+  size_t sent = 0;
+  while (sent < bytes.size()) {
+    const ssize_t n = ::send(socket, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) {  // not for a stream socket and a non-empty buffer; never loop on it
+      errno = EPIPE;
+      return false;
+    }
+    sent += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+int killAndReap(pid_t pid, bool wholeGroup) {
+  if (wholeGroup) ::kill(-pid, SIGKILL);
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return 0;
+  }
+  return status;
+}
+
+}  // namespace deeptune::data
