@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "api/api_error.hpp"
+#include "deeptune/api/api_error.hpp"
 
 namespace deeptune::api {
 

@@ -29,8 +29,9 @@ int child() {
   for (const auto& device : deeptune::runtime::listDevices()) candidates.push_back(device.id);
   if (candidates.empty() || !advisor.modelProblem().empty()) return 1;
   deeptune::api::LaunchQuery query;
-  query.source = "__kernel void scale(__global float* a, const float s) {\n"
-                 "  a[get_global_id(0)] *= s;\n}\n";
+  query.source =
+      "__kernel void scale(__global float* a, const float s) {\n"
+      "  a[get_global_id(0)] *= s;\n}\n";
   query.candidates = candidates;
   query.range = deeptune::api::NDRange({1 << 20}, {128});
   query.transferBytes = 1 << 23;
@@ -86,8 +87,8 @@ void report(const char* what, const std::vector<Sample>& samples) {
     first.push_back(s.first);
     whole.push_back(s.whole);
   }
-  std::printf("%-44s Advisor() %6.1f ms  first decision %6.1f ms  whole process %6.1f ms\n",
-              what, percentile(construct, 0.5), percentile(first, 0.5), percentile(whole, 0.5));
+  std::printf("%-44s Advisor() %6.1f ms  first decision %6.1f ms  whole process %6.1f ms\n", what,
+              percentile(construct, 0.5), percentile(first, 0.5), percentile(whole, 0.5));
 }
 
 }  // namespace
@@ -105,7 +106,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const fs::path libraries = fs::canonical("/proc/self/exe").parent_path().parent_path() / "lib";
-  const fs::path scratch = fs::temp_directory_path() / ("deeptune-start-" + std::to_string(getpid()));
+  const fs::path scratch =
+      fs::temp_directory_path() / ("deeptune-start-" + std::to_string(getpid()));
   fs::create_directories(scratch / "lib");
   for (const auto& entry : fs::directory_iterator(libraries)) {
     if (entry.path().filename().string().rfind("libdeeptune_", 0) == 0) {
@@ -124,7 +126,8 @@ int main(int argc, char** argv) {
   }
   std::error_code ec;
   fs::remove_all(scratch, ec);
-  if (installed.size() != static_cast<size_t>(runs) || building.size() != static_cast<size_t>(runs)) {
+  if (installed.size() != static_cast<size_t>(runs) ||
+      building.size() != static_cast<size_t>(runs)) {
     std::fprintf(stderr, "bench_process_start: a child process failed\n");
     return 1;
   }
@@ -132,15 +135,19 @@ int main(int argc, char** argv) {
   report("the PCH built with the project", installed);
   report("baseline: the process builds the PCH", building);
   std::printf("first decision: %.1fx faster with the PCH built with the project\n",
-              percentile([&] {
-                std::vector<double> v;
-                for (const Sample& s : building) v.push_back(s.first);
-                return v;
-              }(), 0.5) /
-                  percentile([&] {
+              percentile(
+                  [&] {
                     std::vector<double> v;
-                    for (const Sample& s : installed) v.push_back(s.first);
+                    for (const Sample& s : building) v.push_back(s.first);
                     return v;
-                  }(), 0.5));
+                  }(),
+                  0.5) /
+                  percentile(
+                      [&] {
+                        std::vector<double> v;
+                        for (const Sample& s : installed) v.push_back(s.first);
+                        return v;
+                      }(),
+                      0.5));
   return 0;
 }

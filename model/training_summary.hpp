@@ -66,8 +66,8 @@ struct FoldTraining {
   /// and test row (in trainRowIndices and testRowIndices order), for heads fitted afterwards.
   std::vector<size_t> trainRowIndices;
   std::vector<std::vector<float>> trainStates, testStates;
-  /// With keepTokenCounts too: each of those rows' token counts (model::tokenCounts of the tokens the
-  /// fold's model read, its vocabulary).
+  /// With keepTokenCounts too: each of those rows' token counts (model::tokenCounts of the tokens
+  /// the fold's model read, its vocabulary).
   std::vector<std::vector<float>> trainTokenCounts, testTokenCounts;
 
   double testAccuracy() const {

@@ -365,8 +365,8 @@ TEST_CASE("cli train and evaluate: one epoch on a slice of the paper's data, end
   CHECK(result.exitCode == 2);
   CHECK_THAT(result.err, Contains("already current"));
   for (const char* bad : {"--networks 0", "--networks 65",
-                                 "--boosted-head --task "
-                                 "coarsening --platform Tahiti"}) {
+                          "--boosted-head --task "
+                          "coarsening --platform Tahiti"}) {
     result = runCli("train --data '" + slice + "' -o '" + (dir.path / "bad.model").string() + "' " +
                     bad);
     INFO(bad);

@@ -412,8 +412,8 @@ TEST_CASE("cli measure --task coarsening labels kernels that train and evaluate 
 
 TEST_CASE("cli measure --task coarsening refuses bad factors", "[cli][coarsening]") {
   const std::string saxpy = deeptune::test::sourceDir() + "/kernels/saxpy.cl";
-  for (const char* bad : {"--factors 2,4", "--factors 1,3", "--factors 1,64",
-                                 "--factors 1,2,2", "--gsize 64,128", "--wgsize 100"}) {
+  for (const char* bad : {"--factors 2,4", "--factors 1,3", "--factors 1,64", "--factors 1,2,2",
+                          "--gsize 64,128", "--wgsize 100"}) {
     const std::string gsize = std::string(bad).rfind("--gsize", 0) == 0 ? "" : " --gsize 4096";
     const auto run = runCli("measure --task coarsening " + saxpy + gsize + " " + bad + " -o -");
     INFO(bad << ": " << run.err);

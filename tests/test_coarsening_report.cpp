@@ -62,3 +62,9 @@ TEST_CASE("coarsening report: the score lines the CLI prints", "[report][coarsen
         "static       mean speedup 1.000x over 2 devices (50.0% of the oracle)\n"
         "fixed        mean speedup 2.000x over 2 devices (100.0% of the oracle)\n");
 }
+
+TEST_CASE("coarsening report: a training's progress line", "[report][coarsening]") {
+  const CoarseningPrediction p{"Tahiti", "magni", 0, "sgemm", 4, 1.25, 2.0, 8};
+  CHECK(deeptune::evaluation::coarseningProgressLine(p, 3, 68) ==
+        "3/68 trainings: Tahiti magni run 0, sgemm -> factor 4 (1.25x)");
+}

@@ -13,8 +13,8 @@
 #include "baselines/static_mapping.hpp"
 #include "data/datasets.hpp"
 #include "evaluation/cross_validation.hpp"
-#include "evaluation/protocol.hpp"
 #include "evaluation/evaluation_error.hpp"
+#include "evaluation/protocol.hpp"
 #include "tests/test_paths.hpp"
 
 namespace ev = deeptune::evaluation;
@@ -160,8 +160,7 @@ TEST_CASE("grouped folds: by kernel source, no source in two folds", "[cv][group
   CHECK(ev::foldsByKernel(rows, 247, 0).size() == rows.size());
 }
 
-TEST_CASE("training subsets keep whole sources, as many as asked, the same every time",
-          "[cv]") {
+TEST_CASE("training subsets keep whole sources, as many as asked, the same every time", "[cv]") {
   std::vector<dd::DevmapRow> rows(40);
   for (size_t i = 0; i < rows.size(); ++i) rows[i].src = "source " + std::to_string(i % 10);
   std::map<int, std::set<std::string>> seen;

@@ -9,9 +9,9 @@
 #include "baselines/static_mapping.hpp"
 #include "data/datasets.hpp"
 #include "evaluation/cross_validation.hpp"
-#include "evaluation/protocol.hpp"
 #include "evaluation/devmap_metrics.hpp"
 #include "evaluation/evaluation_error.hpp"
+#include "evaluation/protocol.hpp"
 #include "model/model_error.hpp"
 #include "tests/test_paths.hpp"
 

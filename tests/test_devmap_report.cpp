@@ -216,3 +216,16 @@ TEST_CASE("report: the score table the CLI prints after an evaluation", "[report
              Catch::StartsWith("deeptune fold 3/10: test accuracy 70.0% (4 of 10 rows GPU)"));
   CHECK_THAT(report, Catch::Contains("\nwarning: deeptune fold 3 collapsed"));
 }
+
+TEST_CASE("report: a DeepTune epoch's progress line", "[report]") {
+  dm::EpochProgress p;
+  p.epoch = 7;
+  p.epochs = 50;
+  p.loss = 0.48213;
+  p.accuracy = 0.8125;
+  CHECK(ev::deeptuneEpochLine(0, 3, 1, 10, p, 182) ==
+        "deeptune run 1/3 fold 2/10  epoch 7/50  loss 0.4821  accuracy 0.812  ETA 3m02s");
+  p.validationAccuracy = 0.75;
+  CHECK_THAT(ev::deeptuneEpochLine(0, 1, 0, 10, p, 5),
+             Catch::Contains("accuracy 0.812  validation 0.750  ETA 5s"));
+}

@@ -8,8 +8,8 @@
 #include "baselines/grewe_tree.hpp"
 #include "data/datasets.hpp"
 #include "evaluation/cross_validation.hpp"
-#include "evaluation/protocol.hpp"
 #include "evaluation/evaluation_error.hpp"
+#include "evaluation/protocol.hpp"
 #include "tests/test_paths.hpp"
 
 namespace ev = deeptune::evaluation;

@@ -112,3 +112,24 @@ TEST_CASE("model training: a coarsening model from one device's kernels", "[trai
   CHECK_THROWS_AS(training::loadDevmapStartingModel(test::paperDataDir() + "/no-such.model"),
                   std::exception);
 }
+
+TEST_CASE("model training: the progress lines of a training", "[training]") {
+  model::EpochProgress p;
+  p.epoch = 7;
+  p.epochs = 50;
+  p.loss = 0.48213;
+  p.accuracy = 0.8125;
+  p.seconds = 2;
+  CHECK(training::trainingEpochLine(0, 1, p) ==
+        "epoch 7/50  loss 0.4821  accuracy 0.812  2.0s  ETA 1m26s");
+  CHECK(training::trainingEpochLine(1, 3, p) ==
+        "network 2/3  epoch 7/50  loss 0.4821  accuracy 0.812  2.0s  ETA 3m06s");
+  model::TrainingSummary summary;
+  summary.bestAccuracy = 0.9;
+  summary.finalAccuracy = 0.5;
+  CHECK(
+      training::collapseWarning(0, 2, summary) ==
+      "warning: network 1/2  training collapsed: accuracy ended 40.0 points below its best epoch");
+  summary.finalAccuracy = 0.89;
+  CHECK(training::collapseWarning(0, 1, summary).empty());
+}
