@@ -112,4 +112,12 @@ LabelTotals labelFactors(const rewriter::Normalizer& normalizer, const LabelRun&
   return totals;
 }
 
+std::string LabelTotals::summaryLine(size_t kernels, const std::string& duration,
+                                     const std::string& output) const {
+  return "measure: " + std::to_string(rows) + " rows (" + std::to_string(kernels - refused.size()) +
+         " kernels) in " + duration + " to " + output +
+         " (device results: " + runtime::tallyText(counts) + "); " +
+         std::to_string(refused.size()) + " kernels not coarsenable";
+}
+
 }  // namespace deeptune::api

@@ -77,6 +77,11 @@ struct LabelTotals {
   size_t rows = 0;
   runtime::StatusCounts counts;      ///< device statuses of the rows written
   std::vector<std::string> refused;  ///< "NAME: why" of each kernel the transform refused
+
+  /// The last line of `measure --task coarsening` for `kernels` kernels: "measure: N rows (K
+  /// kernels) in 3m02s to OUT (device results: ...); R kernels not coarsenable".
+  std::string summaryLine(size_t kernels, const std::string& duration,
+                          const std::string& output) const;
 };
 
 /// Labels `run` kernel by kernel: the factors whose row (name, factor) `writer` lacks, run with

@@ -16,7 +16,8 @@ using data::DevmapPredictor;
 
 /// Runs `predictor` once per distinct fold of `foldOfRow` (test = the rows of that fold, train =
 /// all others) and returns one prediction per row. With workers > 1, folds run concurrently on
-/// that many std::threads (at most one per fold); the result does not depend on `workers`.
+/// data::parallelFor (up to `workers` threads, the caller one of them, at most one per fold); the
+/// result does not depend on `workers`.
 /// Throws EvaluationError if foldOfRow.size() != rowCount, a fold is negative, there are fewer than
 /// two folds, workers < 1, or the predictor returns a wrong count or a label other than CPU/GPU. An
 /// exception thrown by the predictor is rethrown (after all threads have joined); when several

@@ -63,4 +63,13 @@ MeasureTotals measureJobs(const std::vector<MeasureJob>& jobs, const MeasureLaun
   return totals;
 }
 
+std::string measureSummaryLine(const MeasureTotals& totals, const std::string& duration,
+                               const std::string& output, size_t notMeasured) {
+  return "measure: " + std::to_string(totals.rows) + " rows in " + duration + " to " + output +
+         " (device results: " + tallyText(totals.counts) + ")" +
+         (notMeasured == 0
+              ? ""
+              : "; " + std::to_string(notMeasured) + " input rows not measured (listed above)");
+}
+
 }  // namespace deeptune::runtime

@@ -47,6 +47,11 @@ struct MeasureTotals {
   StatusCounts counts;
 };
 
+/// The last line of `measure`: "measure: N rows in 3m02s to OUT (device results: ...)", and how
+/// many input rows could not be measured when there were any.
+std::string measureSummaryLine(const MeasureTotals& totals, const std::string& duration,
+                               const std::string& output, size_t notMeasured);
+
 /// Measures, job by job, the rows (benchmark, gsize) of `jobs` that `writer` does not hold yet
 /// (each job in isolated workers with its own buildFlags, runtime::measureIsolated) and appends
 /// each as measureCsvRow() as soon as its kernel is done on every device (src: the job's source

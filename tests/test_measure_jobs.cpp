@@ -8,6 +8,7 @@
 #include "data/data_error.hpp"
 #include "runtime/coarsening_csv.hpp"
 #include "runtime/measure_jobs.hpp"
+#include "runtime/measure_run.hpp"
 #include "tests/scratch_dir.hpp"
 
 using namespace deeptune::runtime;
@@ -104,4 +105,15 @@ TEST_CASE("coarsening CSV: labels, header and rows", "[measure]") {
 TEST_CASE("coarsening CSV: a kernel name two files define gets the file's stem", "[measure]") {
   CHECK(uniqueKernelNames({{"a/x.cl", "k"}, {"b/y.cl", "k"}, {"b/y.cl", "j"}}) ==
         std::vector<std::string>{"x:k", "y:k", "j"});
+}
+
+TEST_CASE("measure jobs: the run's last line", "[measure]") {
+  deeptune::runtime::MeasureTotals totals;
+  totals.rows = 12;
+  totals.counts = {{"OK", 20}, {"TIMEOUT", 4}};
+  CHECK(deeptune::runtime::measureSummaryLine(totals, "3m02s", "t.csv", 0) ==
+        "measure: 12 rows in 3m02s to t.csv (device results: " +
+            deeptune::runtime::tallyText(totals.counts) + ")");
+  CHECK_THAT(deeptune::runtime::measureSummaryLine(totals, "1s", "-", 2),
+             Catch::EndsWith("; 2 input rows not measured (listed above)"));
 }

@@ -44,6 +44,21 @@ const char* kUsage =
     "CSV rows that cannot be measured (empty src, a second source under one name) are listed on\n"
     "stderr. Statuses and the CSV: runtime/README.md.";
 
+/// The jobs of the inputs with the host's build flags; the input rows that cannot be measured are
+/// said on stderr and listed in `notMeasured`.
+std::vector<runtime::MeasureJob> jobsOf(const std::vector<std::string>& files,
+                                        const std::string& kernel, const std::string& csv,
+                                        const data::SourceOptions& sourceOptions,
+                                        std::vector<std::string>& notMeasured) {
+  std::vector<runtime::MeasureJob> jobs =
+      runtime::inputJobs(files, kernel, csv, readTextFile, notMeasured);
+  for (const std::string& line : notMeasured) std::cerr << "measure: " << line << "\n";
+  for (runtime::MeasureJob& job : jobs) {
+    job.buildFlags = data::openClBuildFlags(sourceOptions, job.file.empty() ? csv : job.file);
+  }
+  return jobs;
+}
+
 }  // namespace
 
 int runMeasure(const Args& args) {
@@ -87,17 +102,12 @@ int runMeasure(const Args& args) {
   data::checkRunOptions("measure", run.timeout, run.runs, run.wgsize);
   if (guardMb > 4096) throw UsageError("measure: --guard-mb is too large (at most 4096)");
   const data::SourceOptions sourceOptions = sourceValues.validated();
-
   std::vector<std::string> inputs = files;
   if (!csv.empty()) inputs.push_back(csv);
   data::checkOutputNotInput(output, inputs, data::OutputKind::kFileOrStdout);
   std::vector<std::string> notMeasured;
-  std::vector<runtime::MeasureJob> jobs =
-      runtime::inputJobs(files, kernel, csv, readTextFile, notMeasured);
-  for (const std::string& line : notMeasured) std::cerr << "measure: " << line << "\n";
-  for (runtime::MeasureJob& job : jobs) {
-    job.buildFlags = data::openClBuildFlags(sourceOptions, job.file.empty() ? csv : job.file);
-  }
+  const std::vector<runtime::MeasureJob> jobs =
+      jobsOf(files, kernel, csv, sourceOptions, notMeasured);
 
   const runtime::IsolationOptions isolation = workerIsolation(run.timeout);
   const std::vector<runtime::DeviceInfo> devices =
@@ -122,12 +132,8 @@ int runMeasure(const Args& args) {
                          done.summary);
         }
       });
-  printer.update("measure: " + std::to_string(totals.rows) + " rows in " +
-                     formatDuration(printer.elapsed()) + " to " + output +
-                     " (device results: " + runtime::tallyText(totals.counts) + ")" +
-                     (notMeasured.empty() ? ""
-                                          : "; " + std::to_string(notMeasured.size()) +
-                                                " input rows not measured (listed above)"),
+  printer.update(runtime::measureSummaryLine(totals, formatDuration(printer.elapsed()), output,
+                                             notMeasured.size()),
                  true);
   return kExitOk;
 }

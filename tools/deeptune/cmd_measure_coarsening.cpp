@@ -110,12 +110,7 @@ int runMeasureCoarsening(const Args& args) {
   for (const std::string& line : totals.refused) {
     std::cerr << "measure: not coarsenable: " << line << "\n";
   }
-  printer.update("measure: " + std::to_string(totals.rows) + " rows (" +
-                     std::to_string(count - totals.refused.size()) + " kernels) in " +
-                     formatDuration(printer.elapsed()) + " to " + output +
-                     " (device results: " + runtime::tallyText(totals.counts) + "); " +
-                     std::to_string(totals.refused.size()) + " kernels not coarsenable",
-                 true);
+  printer.update(totals.summaryLine(count, formatDuration(printer.elapsed()), output), true);
   return kExitOk;
 }
 
