@@ -61,12 +61,6 @@ DevmapPredictor baselinePredictor(const std::string& method,
                         "' is not a device-mapping baseline (static, grewe, hand-tree, memory)");
 }
 
-MethodPredictions devmapBaseline(const std::string& method,
-                                 const std::vector<data::DevmapRow>& rows,
-                                 const Protocol& protocol) {
-  return crossValidateMethod(method, rows, protocol, baselinePredictor(method, rows));
-}
-
 void prepareReportFolder(const std::string& folder) {
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);

@@ -34,12 +34,6 @@ MethodPredictions crossValidateMethod(const std::string& method,
 DevmapPredictor baselinePredictor(const std::string& method,
                                   const std::vector<data::DevmapRow>& rows);
 
-/// The cross-validated predictions of a baseline or reference that learns nothing heavy
-/// ("static", "grewe", "hand-tree" or "memory") under `protocol`.
-MethodPredictions devmapBaseline(const std::string& method,
-                                 const std::vector<data::DevmapRow>& rows,
-                                 const Protocol& protocol);
-
 /// Creates the report folder (and its parents) before hours of training; throws EvaluationError
 /// when it cannot be made or a file is in the way.
 void prepareReportFolder(const std::string& folder);

@@ -67,15 +67,17 @@ TEST_CASE("evaluation plan: method lists are checked before any training", "[eva
 TEST_CASE("evaluation plan: the baselines' predictions", "[evaluation]") {
   const auto& rows = amdRows();
   const Protocol plan = devmapProtocol("suite", rows, "", 204);
-  const MethodPredictions grewe = devmapBaseline("grewe", rows, plan);
+  const MethodPredictions grewe =
+      crossValidateMethod("grewe", rows, plan, baselinePredictor("grewe", rows));
   CHECK(grewe.name == "grewe");
   REQUIRE(grewe.devices.size() == rows.size());
   for (const std::string& device : grewe.devices) CHECK((device == "CPU" || device == "GPU"));
-  const MethodPredictions fixed = devmapBaseline("static", rows, plan);
+  const MethodPredictions fixed =
+      crossValidateMethod("static", rows, plan, baselinePredictor("static", rows));
   for (size_t r = 1; r < rows.size(); ++r) {  // one device per held-out fold
     if (plan.foldOfRow[r] == plan.foldOfRow[r - 1]) CHECK(fixed.devices[r] == fixed.devices[r - 1]);
   }
-  CHECK_THROWS_AS(devmapBaseline("deeptune", rows, plan), EvaluationError);
+  CHECK_THROWS_AS(baselinePredictor("deeptune", rows), EvaluationError);
 }
 
 TEST_CASE("evaluation plan: the report folder is made, or refused, up front", "[evaluation]") {
