@@ -67,6 +67,10 @@ Protocol devmapProtocol(const std::string& name, const std::vector<data::DevmapR
 }
 
 std::string Protocol::whatMethodsSaw() const {
+  return evaluation::whatMethodsSaw(vocabularyPerFold);
+}
+
+std::string whatMethodsSaw(bool vocabularyPerFold) {
   return "what each method saw: the training folds' rows only (labels, counts, sizes, sources); " +
          std::string(vocabularyPerFold
                          ? "DeepTune's vocabulary derived from each fold's training sources"

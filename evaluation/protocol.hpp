@@ -32,9 +32,13 @@ struct Protocol {
 
   /// Fold f's rows. Throws EvaluationError for a fold out of range.
   FoldRows rowsOf(int fold) const;
-  /// The report's sentence on what each method saw.
+  /// The report's sentence on what each method saw (whatMethodsSaw(vocabularyPerFold)).
   std::string whatMethodsSaw() const;
 };
+
+/// The report's sentence on what each method saw, DeepTune's vocabulary derived per fold or not
+/// (a method starting from a model keeps that model's, whatever the protocol).
+std::string whatMethodsSaw(bool vocabularyPerFold);
 
 /// Device-mapping protocol `name`: "folds" (the assignment of `foldsPath`, e.g. folds-amd.csv),
 /// "suite" (leave one suite out) or "kernel" (10 folds grouped by kernel source, shuffled with

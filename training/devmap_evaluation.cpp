@@ -93,9 +93,7 @@ std::vector<std::string> commonSettings(const DevmapEvaluationRequest& request,
         " rows are ties (the two devices' 95% intervals overlap), counted right for every "
         "method; Grewe's static counts estimated from the normalized source");
   }
-  evaluation::Protocol seen = request.protocol;
-  seen.vocabularyPerFold = deeptune.vocabularyPerFold;
-  settings.push_back(seen.whatMethodsSaw());
+  settings.push_back(evaluation::whatMethodsSaw(deeptune.vocabularyPerFold));
   const evaluation::TrainingSubset& subset = request.protocol.subset;
   if (subset.kernels > 0) {
     settings.push_back(
