@@ -4,7 +4,7 @@
 #include <map>
 #include <utility>
 
-#include "baselines/static_counts.hpp"
+#include "tokenizer/static_counts.hpp"
 #include "data/csv_reader.hpp"
 #include "rewriter/normalizer.hpp"
 
@@ -13,7 +13,7 @@ namespace {
 
 /// Grewe's static counts of the row's (normalized) source.
 void estimateStaticCounts(data::DevmapRow& row) {
-  const baselines::StaticCounts counts = baselines::staticCounts(row.src);
+  const tokenizer::StaticCounts counts = tokenizer::staticCounts(row.src);
   row.comp = counts.comp;
   row.rational = counts.rational;
   row.mem = counts.mem;

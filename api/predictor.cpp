@@ -14,7 +14,7 @@
 #include "model/inference_model.hpp"
 #include "model/model_error.hpp"
 #include "rewriter/normalizer.hpp"
-#include "tokenizer/sequence.hpp"
+#include "tokenizer/kernel_inputs.hpp"
 #include "tokenizer/vocabulary.hpp"
 
 namespace deeptune::api {
@@ -27,6 +27,7 @@ struct EncodedKernel {
   std::string kernel;
   uint64_t hash = 0;  ///< of the token sequence the network reads
   std::vector<int> tokens;
+  std::vector<float> staticCounts;  ///< read by a source-boosted predictor
   size_t skipped = 0;
   std::vector<std::string> undeclared;
 };
@@ -71,10 +72,11 @@ struct LoadedModel {
       const std::string extract =
           normalizer.extractKernel(source, fileName, kernel, &chosen, options, &notes);
       encoded.undeclared = std::move(notes.undeclared);
-      const auto encoding = vocabulary.encode(extract, tokenizer::UnknownPolicy::kSkip, fileName);
-      encoded.skipped = encoding.skipped;
-      encoded.tokens =
-          tokenizer::preTruncate(encoding.ids, static_cast<size_t>(network.info().maxLength));
+      tokenizer::KernelInputs inputs = tokenizer::kernelInputs(
+          vocabulary, extract, static_cast<size_t>(network.info().maxLength), fileName);
+      encoded.skipped = inputs.skipped;
+      encoded.tokens = std::move(inputs.tokens);
+      encoded.staticCounts = std::move(inputs.staticCounts);
       encoded.kernel = chosen.original;
       encoded.hash = data::fnv1a64({reinterpret_cast<const char*>(encoded.tokens.data()),
                                     encoded.tokens.size() * sizeof(int)});
@@ -127,6 +129,7 @@ Decision Predictor::predict(const std::string& source, const std::string& fileNa
   const EncodedKernel& encoded = impl_->encode(source, fileName, kernel, options);
   model::Example example;
   example.tokens = encoded.tokens;
+  example.staticCounts = encoded.staticCounts;
   example.aux = {static_cast<float>(dsizeBytes), static_cast<float>(wgsize)};
   const std::vector<float> probabilities = impl_->network.predict(example);
   Decision decision;
@@ -178,6 +181,7 @@ FactorPrediction CoarseningPredictor::predict(const std::string& source,
   const EncodedKernel& encoded = impl_->encode(source, fileName, kernel, options);
   model::Example example;
   example.tokens = encoded.tokens;
+  example.staticCounts = encoded.staticCounts;
   const std::vector<float> probabilities = impl_->network.predict(example);
   const std::vector<std::string>& labels = impl_->network.info().labels;
   FactorPrediction prediction;

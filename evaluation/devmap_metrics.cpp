@@ -231,4 +231,11 @@ std::vector<BenchmarkSpeedup> speedupPerBenchmark(const std::vector<data::Devmap
   return result;
 }
 
+double suiteMeanAccuracy(const MethodScores& method) {
+  if (method.suites.empty()) return 0;
+  double sum = 0;
+  for (const SuiteScores& suite : method.suites) sum += suite.scores.accuracy;
+  return sum / static_cast<double>(method.suites.size());
+}
+
 }  // namespace deeptune::evaluation

@@ -69,6 +69,10 @@ struct MethodScores {
   std::vector<SuiteScores> suites;
 };
 
+/// The mean of `method`'s per-suite accuracies, each suite weighing the same (NPB's 527 of the
+/// paper's 680 rows otherwise decide a figure alone), in [0, 1]; 0 without suites.
+double suiteMeanAccuracy(const MethodScores& method);
+
 /// Scores every method against the static devices of `foldOfRow` (see staticDevices()).
 std::vector<MethodScores> scoreMethods(const std::vector<data::DevmapRow>& rows,
                                        const std::vector<int>& foldOfRow,

@@ -18,7 +18,8 @@ namespace deeptune::evaluation {
 
 const std::vector<std::string>& devmapMethods() {
   static const std::vector<std::string> methods = {
-      "static", "grewe", "hand-tree", "memory", "hand-boosted", "token-boosted", "deeptune"};
+      "static",        "grewe",          "hand-tree", "memory", "hand-boosted",
+      "token-boosted", "source-boosted", "shipped",   "deeptune"};
   return methods;
 }
 

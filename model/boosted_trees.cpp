@@ -48,8 +48,10 @@ Booster fitBooster(const std::vector<std::vector<float>>& train, const std::vect
     throw ModelError("boosted trees: " + std::to_string(train.size()) + " rows and " +
                      std::to_string(labels.size()) + " labels");
   }
-  if (options.rounds < 1 || options.maxDepth < 1 || !(options.learningRate > 0)) {
-    throw ModelError("boosted trees: rounds, depth and learning rate must be positive");
+  if (options.rounds < 1 || options.maxDepth < 1 || !(options.learningRate > 0) ||
+      !(options.columnSample > 0 && options.columnSample <= 1)) {
+    throw ModelError("boosted trees: rounds, depth and learning rate must be positive, the "
+                     "column sample in (0, 1]");
   }
   const size_t width = train.front().size();
   const Matrix trainMatrix = denseMatrix(train, width);
@@ -65,6 +67,7 @@ Booster fitBooster(const std::vector<std::vector<float>>& train, const std::vect
       {"nthread", "1"},
       {"max_depth", std::to_string(options.maxDepth)},
       {"eta", std::to_string(options.learningRate)},
+      {"colsample_bytree", std::to_string(options.columnSample)},
       {"seed", std::to_string(options.seed)},
       {"verbosity", "0"}};
   for (const auto& [name, value] : settings) {

@@ -14,6 +14,7 @@ struct BoostedTreeOptions {
   int rounds = 50;
   int maxDepth = 6;
   double learningRate = 0.3;
+  double columnSample = 1.0;  ///< share of the features each tree may split on (0, 1]
   uint64_t seed = 0;
 };
 

@@ -22,6 +22,9 @@ struct Example {
   /// What choosing each label gains (e.g. a coarsening factor's measured speedup), one value per
   /// label; needed only by the regret loss (TrainOptions::Loss::kRegret).
   std::vector<float> gains;
+  /// The source's static counts (tokenizer::staticCounts, kStaticCountValues values in its
+  /// order), read by a source-boosted predictor whose features include them; else unused.
+  std::vector<float> staticCounts;
 };
 
 /// What a model is for and what it was trained on; stored in the model file and checked on load.
@@ -54,6 +57,13 @@ struct ModelInfo {
   /// head; DeepTuneModel::save writes one network without a head whatever they say.
   int networks = 1;
   bool boostedHeads = false;
+  /// What answers (model/README.md, "Predictors"): "deeptune" (the networks above),
+  /// "source-boosted" (boosted trees over sourceFeatures rows, no network; format 7) or
+  /// "fixed-factor" (a coarsening model that always chooses labels[fixedLabel]; format 7).
+  std::string method = "deeptune";
+  std::string sourceFeatures;  ///< source-boosted: model::sourceFeatureSetName of its rows
+  int fixedLabel = -1;         ///< fixed-factor: the label it chooses
+  int forest = 0;              ///< source-boosted: how many boosted-tree models it averages
 };
 
 /// Training hyper-parameters; defaults are the paper's.
@@ -106,9 +116,9 @@ float scaledAuxInput(const ModelInfo& info, float value);
 using ProgressCallback = std::function<void(const EpochProgress&)>;
 
 /// `deeptune upgrade-model`: reads the single network of `input` (any format version this program
-/// reads) and writes it to `output` in the format this program writes for it. Throws ModelError
-/// for a file of several networks or boosted-tree heads (already current) or one that does not
-/// load.
+/// reads) and writes it to `output` in the format this program writes for it; a predictor
+/// without a network (format 7, current) is written again as it is. Throws ModelError for a
+/// file of several networks or boosted-tree heads (already current) or one that does not load.
 void upgradeModelFile(const std::string& input, const std::string& output);
 
 /// The DeepTune network with its metadata. Deterministic for a given seed. Not thread-safe;

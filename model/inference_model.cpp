@@ -1,4 +1,4 @@
-// InferenceModel: a version-3 or -4 model file's network for prediction, without LibTorch.
+// InferenceModel: a model file's predictor (networks or boosted trees) for prediction, no LibTorch.
 #include "model/inference_model.hpp"
 
 #include <algorithm>
@@ -58,8 +58,11 @@ float scaledAuxInput(const ModelInfo& info, float value) {
   return value;
 }
 
-InferenceModel::InferenceModel(ModelInfo info, std::vector<Network> networks)
-    : info_(std::move(info)), networks_(std::move(networks)) {}
+InferenceModel::InferenceModel(ModelInfo info, std::vector<Network> networks,
+                               std::vector<BoostedTreeHead> forest)
+    : info_(std::move(info)), networks_(std::move(networks)), forest_(std::move(forest)) {
+  if (info_.method == "source-boosted") features_ = parseSourceFeatureSet(info_.sourceFeatures);
+}
 
 InferenceModel InferenceModel::load(const std::string& path) {
   internal::ModelFile file = internal::readModelFile(path);
@@ -75,11 +78,38 @@ InferenceModel InferenceModel::load(const std::string& path) {
     if (member.head) network.head = std::make_shared<const BoostedTreeHead>(*member.head);
     networks.push_back(std::move(network));
   }
-  return InferenceModel(std::move(file.info), std::move(networks));
+  return InferenceModel(std::move(file.info), std::move(networks), std::move(file.forest));
+}
+
+InferenceModel InferenceModel::ofPredictor(ModelInfo info, std::vector<BoostedTreeHead> forest) {
+  info.networks = 0;
+  info.forest = static_cast<int>(forest.size());
+  return InferenceModel(std::move(info), {}, std::move(forest));
+}
+
+void savePredictorFile(const std::string& path, const ModelInfo& info,
+                       const std::vector<BoostedTreeHead>& forest) {
+  internal::writePredictorFile(path, info, forest);
+}
+
+std::vector<float> InferenceModel::predictWithoutNetwork(const Example& example) const {
+  std::vector<float> probabilities(info_.labels.size(), 0.0f);
+  if (info_.method == "fixed-factor") {
+    probabilities.at(static_cast<size_t>(info_.fixedLabel)) = 1.0f;
+    return probabilities;
+  }
+  const std::vector<float> row =
+      sourceFeatureRow(features_, example.tokens, info_.vocabulary.size(), example.staticCounts,
+                       std::vector<double>(example.aux.begin(), example.aux.end()));
+  double gpu = 0;
+  for (const BoostedTreeHead& model : forest_) gpu += boostedTreeProbability(model, row);
+  gpu /= static_cast<double>(forest_.size());
+  return {static_cast<float>(1.0 - gpu), static_cast<float>(gpu)};
 }
 
 std::vector<float> InferenceModel::predict(const Example& example) const {
   internal::checkExamples({example}, info_, /*training=*/false);
+  if (networks_.empty()) return predictWithoutNetwork(example);
   const std::vector<float> scaled = internal::scaledAuxInputs(info_, example.aux);
   if (networks_.size() == 1 && !networks_.front().head) {
     return networks_.front().net->predict(example.tokens, scaled);

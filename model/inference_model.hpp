@@ -7,6 +7,7 @@
 
 #include "model/boosted_tree_head.hpp"
 #include "model/deeptune_model.hpp"
+#include "model/source_features.hpp"
 
 namespace deeptune::model {
 
@@ -16,14 +17,18 @@ class SingleSequenceNet;
 
 /// A trained model read for prediction: the single-sequence path of DeepTuneModel::predictOne
 /// (model/README.md), without LibTorch, training or the batch path. Reads model files of format
-/// version 3 to 6 (5 and 6: several networks whose probabilities are averaged, each through its
-/// boosted-tree head where it has one; 6: the measured devices its labels stand for); a
+/// version 3 to 7 (5 and 6: several networks whose probabilities are averaged, each through its
+/// boosted-tree head where it has one; 6: the measured devices its labels stand for; 7: a
+/// predictor without a network, ModelInfo::method source-boosted or fixed-factor); a
 /// version-2 file (weights as a LibTorch archive) is refused with how to convert it. Immutable
 /// after load: predict() may run on several threads at once.
 class InferenceModel {
  public:
   /// Reads and checks `path`; throws ModelError starting with `path`.
   static InferenceModel load(const std::string& path);
+  /// A predictor without a network (info.method source-boosted, with its `forest`, or
+  /// fixed-factor), as load() would read it back from the file savePredictorFile writes.
+  static InferenceModel ofPredictor(ModelInfo info, std::vector<BoostedTreeHead> forest);
 
   const ModelInfo& info() const { return info_; }
 
@@ -31,7 +36,8 @@ class InferenceModel {
   /// without a head, what DeepTuneModel::predictOne gives; of several, their mean, each network's
   /// through its boosted-tree head where it has one. Throws ModelError for an example the model
   /// cannot read (token ids outside the vocabulary, too many tokens, aux inputs missing or not
-  /// finite).
+  /// finite, static counts missing where the predictor reads them). A source-boosted model
+  /// answers with its boosted-tree models' mean probability, a fixed factor with certainty.
   std::vector<float> predict(const Example& example) const;
 
  private:
@@ -39,9 +45,20 @@ class InferenceModel {
     std::shared_ptr<const internal::SingleSequenceNet> net;
     std::shared_ptr<const BoostedTreeHead> head;  ///< null: the network's own output layer
   };
-  InferenceModel(ModelInfo info, std::vector<Network> networks);
+  InferenceModel(ModelInfo info, std::vector<Network> networks,
+                 std::vector<BoostedTreeHead> forest);
+  std::vector<float> predictWithoutNetwork(const Example& example) const;
   ModelInfo info_;
   std::vector<Network> networks_;
+  std::vector<BoostedTreeHead> forest_;  ///< source-boosted
+  SourceFeatureSet features_;            ///< source-boosted
 };
+
+/// Writes a predictor without a network (format 7; model/README.md, "Predictors"): info.method
+/// "source-boosted" with its `forest` (1 to 64 boosted-tree models over info.sourceFeatures rows,
+/// averaged) or "fixed-factor" (none). Atomic; throws ModelError for metadata or trees that do
+/// not fit.
+void savePredictorFile(const std::string& path, const ModelInfo& info,
+                       const std::vector<BoostedTreeHead>& forest);
 
 }  // namespace deeptune::model

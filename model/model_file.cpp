@@ -79,6 +79,10 @@ void DeepTuneModel::saveEnsemble(const std::string& path,
 
 DeepTuneModel DeepTuneModel::load(const std::string& path) {
   internal::ModelFile file = internal::readModelFile(path);
+  if (file.info.method != "deeptune") {
+    throw ModelError(path + ": a " + file.info.method +
+                     " predictor, not a DeepTune network (nothing to fine-tune or pretrain)");
+  }
   DeepTuneModel model(file.info, 0);
   try {
     if (file.formatVersion == 2) {
@@ -103,6 +107,11 @@ DeepTuneModel DeepTuneModel::load(const std::string& path) {
 }
 
 void upgradeModelFile(const std::string& input, const std::string& output) {
+  internal::ModelFile file = internal::readModelFile(input);
+  if (file.info.method != "deeptune") {  // format 7, current: written again as it is
+    internal::writePredictorFile(output, file.info, file.forest);
+    return;
+  }
   DeepTuneModel network = DeepTuneModel::load(input);
   if (network.info().networks > 1 || network.info().boostedHeads) {
     throw ModelError("upgrade-model: " + input +

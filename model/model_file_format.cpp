@@ -13,6 +13,7 @@
 #include "data/data_error.hpp"
 #include "data/file_io.hpp"
 #include "model/model_error.hpp"
+#include "model/source_features.hpp"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the weights are stored little-endian");
 
@@ -193,6 +194,18 @@ void validateInfo(const ModelInfo& info) {
   if (info.pooling != "last" && info.pooling != "mean") {
     throw ModelError("unknown pooling '" + info.pooling + "' of the token states (last, mean)");
   }
+  if (info.method == "source-boosted") {
+    parseSourceFeatureSet(info.sourceFeatures);
+    if (info.labels.size() != 2) throw ModelError("a source-boosted model needs two labels");
+  } else if (info.method == "fixed-factor") {
+    if (info.task != "coarsening" || info.fixedLabel < 0 ||
+        info.fixedLabel >= static_cast<int>(info.labels.size())) {
+      throw ModelError("a fixed-factor model is a coarsening model naming one of its labels");
+    }
+  } else if (info.method != "deeptune") {
+    throw ModelError("unknown predictor '" + info.method +
+                     "' (deeptune, source-boosted, fixed-factor)");
+  }
   if (!info.deviceNames.empty() || !info.deviceTypes.empty()) {
     if (info.task != "devmap" || info.deviceNames.size() != 2 || info.deviceTypes.size() != 2 ||
         info.deviceNames[0].empty() || info.deviceNames[0] == info.deviceNames[1] ||
@@ -257,6 +270,12 @@ ModelInfo infoOf(const nlohmann::json& header, const std::string& path) {
       info.deviceNames.push_back(device.at("name").get<std::string>());
       info.deviceTypes.push_back(device.at("type").get<std::string>());
     }
+  }
+  if (header.contains("predictor")) {
+    const auto& predictor = header.at("predictor");
+    info.method = predictor.at("method").get<std::string>();
+    info.sourceFeatures = predictor.value("features", std::string());
+    info.fixedLabel = predictor.value("label", -1);
   }
   if (header.at("format_version").get<int>() < 4) {
     info.dataFingerprint = relabelLegacy(info.dataFingerprint);
@@ -337,6 +356,71 @@ std::vector<ModelMember> membersOf(const nlohmann::json& header, std::string_vie
   return members;
 }
 
+/// A source-boosted predictor's models, each read and checked against the rows its features
+/// make; none for a fixed factor. Throws ModelError (with the path) or a JSON exception.
+std::vector<BoostedTreeHead> forestOf(const nlohmann::json& predictor, const ModelInfo& info,
+                                      const std::string& path) {
+  std::vector<BoostedTreeHead> forest;
+  if (info.method != "source-boosted") return forest;
+  const auto& models = predictor.at("forest");
+  if (!models.is_array() || models.empty() || models.size() > static_cast<size_t>(kMaxNetworks)) {
+    throw ModelError(path + ": a source-boosted predictor of 1 to " +
+                     std::to_string(kMaxNetworks) + " boosted-tree models expected");
+  }
+  const size_t width = sourceFeatureWidth(parseSourceFeatureSet(info.sourceFeatures),
+                                          info.vocabulary.size(), info.auxInputs.size());
+  for (const nlohmann::json& model : models) {
+    try {
+      forest.push_back(headOf(model));
+    } catch (const ModelError& e) {
+      throw ModelError(path + ": boosted-tree model " + std::to_string(forest.size() + 1) + ": " +
+                       e.what());
+    }
+    if (forest.back().features != static_cast<int>(width) || forest.back().tokenCounts) {
+      throw ModelError(path + ": a boosted-tree model over " +
+                       std::to_string(forest.back().features) + " features, its rows (" +
+                       info.sourceFeatures + ") have " + std::to_string(width));
+    }
+  }
+  return forest;
+}
+
+/// The header every format from 4 writes (everything but the weights' layout and the heads).
+nlohmann::json commonHeader(const ModelInfo& info, int version) {
+  nlohmann::json header = {
+      {"format_version", version},
+      {"project_version", DEEPTUNE_VERSION},
+      {"task", info.task},
+      {"inputs", declaredInputs(info)},
+      {"labels", info.labels},
+      {"vocabulary", info.vocabulary},
+      {"padding", info.paperPadding ? "paper" : "packed"},
+      {"training",
+       {{"data_fingerprint", info.dataFingerprint},
+        {"rows", info.trainingRows},
+        {"command", info.trainingCommand},
+        {"transferred_from", info.transferredFrom}}},
+  };
+  if (!info.deviceNames.empty()) {
+    header["devices"] = nlohmann::json::array();
+    for (size_t i = 0; i < info.deviceNames.size(); ++i) {
+      header["devices"].push_back({{"name", info.deviceNames[i]}, {"type", info.deviceTypes[i]}});
+    }
+  }
+  return header;
+}
+
+/// Writes the magic line, `header` and `weightBytes` atomically.
+void writeWithHeader(const std::string& path, int version, const nlohmann::json& header,
+                     const std::string& weightBytes) {
+  const std::string rest = header.dump() + "\n" + weightBytes;
+  try {
+    data::writeFileAtomically(path, magicLine(version, rest) + rest);
+  } catch (const data::OutputError& e) {
+    throw ModelError(std::string("cannot write model file: ") + e.what());
+  }
+}
+
 }  // namespace
 
 ModelFile readModelFile(const std::string& path) {
@@ -390,6 +474,14 @@ ModelFile readModelFile(const std::string& path) {
     }
     if (version == 2) {
       file.torchArchive = std::string(weightBytes);
+    } else if (file.info.method != "deeptune") {
+      if (version < 7 || !weightBytes.empty()) {
+        throw ModelError(path + ": a '" + file.info.method +
+                         "' predictor holds no weights (format 7)");
+      }
+      file.forest = forestOf(header.at("predictor"), file.info, path);
+      file.info.networks = 0;
+      file.info.forest = static_cast<int>(file.forest.size());
     } else {
       file.members = membersOf(header, weightBytes, file.info, path);
       file.info.networks = static_cast<int>(file.members.size());
@@ -448,45 +540,47 @@ void writeModelFile(const std::string& path, const ModelInfo& info,
       heads.push_back(nullptr);
     }
   }
-  const int version = !info.deviceNames.empty()         ? kModelFormatVersion
+  if (info.method != "deeptune") {
+    throw ModelError("cannot write model file " + path + ": a '" + info.method +
+                     "' predictor has no network");
+  }
+  const int version = !info.deviceNames.empty()         ? kMeasuredDevicesFormatVersion
                       : members.size() == 1 && !anyHead ? kSingleNetworkFormatVersion
                                                         : kEnsembleFormatVersion;
   const NetworkSizes sizes = networkSizesOf(info);
-  nlohmann::json header = {
-      {"format_version", version},
-      {"project_version", DEEPTUNE_VERSION},
-      {"task", info.task},
-      {"inputs", declaredInputs(info)},
-      {"labels", info.labels},
-      {"vocabulary", info.vocabulary},
-      {"padding", info.paperPadding ? "paper" : "packed"},
-      {"network", {{"embedding", sizes.embedding}, {"lstm", sizes.lstm}, {"dense", sizes.dense}}},
-      {"training",
-       {{"data_fingerprint", info.dataFingerprint},
-        {"rows", info.trainingRows},
-        {"command", info.trainingCommand},
-        {"transferred_from", info.transferredFrom}}},
-      {"weights",
-       {{"bytes", weightBytes.size()},
-        {"encoding", kWeightEncoding},
-        {"tensors", tensorLayoutJson(members.front().tensors)}}},
-  };
+  nlohmann::json header = commonHeader(info, version);
+  header["network"] = {
+      {"embedding", sizes.embedding}, {"lstm", sizes.lstm}, {"dense", sizes.dense}};
+  header["weights"] = {{"bytes", weightBytes.size()},
+                       {"encoding", kWeightEncoding},
+                       {"tensors", tensorLayoutJson(members.front().tensors)}};
   if (version >= 5) {
     header["weights"]["networks"] = members.size();
     header["heads"] = heads;
   }
-  if (!info.deviceNames.empty()) {
-    header["devices"] = nlohmann::json::array();
-    for (size_t i = 0; i < info.deviceNames.size(); ++i) {
-      header["devices"].push_back({{"name", info.deviceNames[i]}, {"type", info.deviceTypes[i]}});
-    }
+  writeWithHeader(path, version, header, weightBytes);
+}
+
+void writePredictorFile(const std::string& path, const ModelInfo& info,
+                        const std::vector<BoostedTreeHead>& forest) {
+  nlohmann::json header = commonHeader(info, kModelFormatVersion);
+  nlohmann::json predictor = {{"method", info.method}};
+  if (info.method == "source-boosted") {
+    predictor["features"] = info.sourceFeatures;
+    predictor["forest"] = nlohmann::json::array();
+    for (const BoostedTreeHead& model : forest) predictor["forest"].push_back(headJson(model));
+  } else if (info.method == "fixed-factor") {
+    predictor["label"] = info.fixedLabel;
   }
-  const std::string rest = header.dump() + "\n" + weightBytes;
+  header["predictor"] = predictor;
+  header["weights"] = {{"bytes", 0}, {"encoding", kWeightEncoding}};
   try {
-    data::writeFileAtomically(path, magicLine(version, rest) + rest);
-  } catch (const data::OutputError& e) {
-    throw ModelError(std::string("cannot write model file: ") + e.what());
+    validateInfo(info);
+  } catch (const ModelError& e) {
+    throw ModelError("cannot write model file " + path + ": " + e.what());
   }
+  forestOf(predictor, info, "cannot write model file " + path);
+  writeWithHeader(path, kModelFormatVersion, header, "");
 }
 
 }  // namespace deeptune::model::internal

@@ -1,14 +1,14 @@
-// Tests of the static counts estimated from source (baselines/static_counts.hpp).
+// Tests of the static counts estimated from source (tokenizer/static_counts.hpp).
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <map>
 
-#include "baselines/static_counts.hpp"
+#include "tokenizer/static_counts.hpp"
 #include "data/datasets.hpp"
 #include "test_paths.hpp"
 
-namespace db = deeptune::baselines;
+namespace db = deeptune::tokenizer;
 
 TEST_CASE("static counts: accesses by address space, coalescing and atomics", "[static-counts]") {
   const db::StaticCounts c = db::staticCounts(

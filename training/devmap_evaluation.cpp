@@ -2,11 +2,14 @@
 // settings the report records.
 #include "training/devmap_evaluation.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <optional>
 
+#include "data/csv_reader.hpp"
 #include "data/duration_text.hpp"
+#include "data/file_io.hpp"
 #include "evaluation/protocol.hpp"
 #include "evaluation/report_plots.hpp"
 #include "model/boosted_trees.hpp"
@@ -206,6 +209,61 @@ void checkDevmapEvaluationRequest(const DevmapEvaluationRequest& request) {
   }
 }
 
+namespace {
+
+/// A method that learns without LibTorch: a reference, source-boosted or what ships.
+data::DevmapPredictor predictorOf(const std::string& method,
+                                  const DevmapEvaluationRequest& request) {
+  if (method == "source-boosted") return sourceBoostedPredictor(request.rows, request.sourceBoosted);
+  if (method == "shipped") return shippedDevmapPredictor(request.rows);
+  return referencePredictor(method, request.rows);
+}
+
+/// The settings line of the boosted-tree predictors among `methods`, or "".
+std::string sourceBoostedSettings(const DevmapEvaluationRequest& request) {
+  std::string line;
+  const auto has = [&request](const char* name) {
+    return std::find(request.methods.begin(), request.methods.end(), name) !=
+           request.methods.end();
+  };
+  const auto describe = [](const SourceBoostedOptions& options) {
+    return "features " + model::sourceFeatureSetName(options.features) + ", trees " +
+           treeSettingsText(options);
+  };
+  if (has("source-boosted")) line += "source-boosted: " + describe(request.sourceBoosted) + "; ";
+  if (has("shipped")) {
+    line += "shipped (train's default, " + defaultMethod("devmap") +
+            "): " + describe(TrainRequest{}.sourceBoosted) + "; ";
+  }
+  return line.empty() ? line : line.substr(0, line.size() - 2);
+}
+
+/// request.validation: every method's validation scores, written to validation.csv.
+std::vector<ValidationScore> validateMethods(const DevmapEvaluationRequest& request) {
+  std::vector<std::pair<std::string, data::DevmapPredictor>> methods;
+  for (const std::string& method : request.methods) {
+    if (method == "deeptune") {
+      throw TrainingError("evaluate: --validation scores the methods without a network, not "
+                          "deeptune");
+    }
+    methods.emplace_back(method, predictorOf(method, request));
+  }
+  std::vector<ValidationScore> scores =
+      validationScores(request.rows, request.protocol, methods, request.deeptune.train.seed,
+                       request.workers);
+  std::string csv = data::csvRow({"method", "accuracy", "suite_mean", "predictions"});
+  for (const ValidationScore& score : scores) {
+    char accuracy[32], suiteMean[32];
+    std::snprintf(accuracy, sizeof accuracy, "%.4f", 100 * score.accuracy);
+    std::snprintf(suiteMean, sizeof suiteMean, "%.4f", 100 * score.suiteMean);
+    csv += data::csvRow({score.method, accuracy, suiteMean, std::to_string(score.predictions)});
+  }
+  data::writeFileAtomically(request.reportDir + "/validation.csv", csv);
+  return scores;
+}
+
+}  // namespace
+
 DevmapEvaluation evaluateDevmap(const DevmapEvaluationRequest& request,
                                 const DevmapEvaluationProgress& progress) {
   const auto started = std::chrono::steady_clock::now();
@@ -230,12 +288,19 @@ DevmapEvaluation evaluateDevmap(const DevmapEvaluationRequest& request,
   result.context.protocol = request.protocol.description;
   result.context.command = request.command;
   result.context.settings = commonSettings(request, deeptune);
+  if (const std::string boosted = sourceBoostedSettings(request); !boosted.empty()) {
+    result.context.settings.push_back(boosted);
+  }
+  if (request.validation) {
+    result.validation = validateMethods(request);
+    return result;
+  }
   for (const std::string& method : request.methods) {
     if (method == "deeptune") {
       runDeepTune(request, deeptune, from, corpusExcluded, progress, result);
     } else {
       result.methods.push_back(evaluation::crossValidateMethod(
-          method, request.rows, request.protocol, referencePredictor(method, request.rows)));
+          method, request.rows, request.protocol, predictorOf(method, request)));
     }
     if (progress.methodDone) progress.methodDone(method);
   }

@@ -14,6 +14,8 @@
 #include "model/devmap_deeptune.hpp"
 #include "tokenizer/vocabulary.hpp"
 #include "training/deeptune_runs.hpp"
+#include "training/source_boosted.hpp"
+#include "training/validation_scores.hpp"
 
 namespace deeptune::training {
 
@@ -29,6 +31,10 @@ struct DevmapEvaluationRequest {
   int workers = 2;                            ///< folds trained at once
   bool ensemble = false;                      ///< also the runs' probabilities averaged
   StateHeads heads;
+  SourceBoostedOptions sourceBoosted;  ///< the source-boosted method's (not shipped's) settings
+  /// Score the methods on validation carved from each fold's training rows (validationScores)
+  /// instead of on the test folds; the report holds validation.csv alone.
+  bool validation = false;
   /// A devmap model every fold's DeepTune starts from (fine-tuned; empty: from scratch): its
   /// vocabulary and shape replace the request's, the whole network when its devices are the
   /// data's, else its language model.
@@ -50,6 +56,7 @@ struct DevmapEvaluationProgress {
 struct DevmapEvaluation {
   std::vector<evaluation::MethodPredictions> methods;
   evaluation::DevmapReportContext context;
+  std::vector<ValidationScore> validation;  ///< request.validation: the scores, else empty
 };
 
 /// Throws TrainingError (naming the CLI's option, e.g. "evaluate: --seeds 1 to 100") when the

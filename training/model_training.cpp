@@ -6,11 +6,13 @@
 #include <cstdio>
 #include <optional>
 
+#include "baselines/fixed_factor.hpp"
 #include "data/duration_text.hpp"
 #include "model/boosted_trees.hpp"
 #include "model/coarsening_data.hpp"
 #include "model/compute_environment.hpp"
 #include "model/devmap_data.hpp"
+#include "model/inference_model.hpp"
 #include "training/training_error.hpp"
 
 namespace deeptune::training {
@@ -118,11 +120,52 @@ model::BoostedTreeHead fitHead(const model::DeepTuneModel& network,
 
 }  // namespace
 
+std::string defaultMethod(const std::string& task) {
+  return task == "coarsening" ? "fixed-factor" : "source-boosted";
+}
+
+const std::vector<std::string>& trainMethods(const std::string& task) {
+  static const std::vector<std::string> devmap = {"source-boosted", "token-boosted", "deeptune"};
+  static const std::vector<std::string> coarsening = {"fixed-factor", "deeptune"};
+  return task == "coarsening" ? coarsening : devmap;
+}
+
+namespace {
+
+/// The request's method: its own, else the task's default.
+std::string methodOf(const TrainRequest& request) {
+  return request.method.empty() ? defaultMethod(request.task) : request.method;
+}
+
+/// Throws TrainingError when the request sets what only DeepTune's networks read.
+void checkNetworkOptionsUnused(const TrainRequest& request, const std::string& method) {
+  const TrainRequest plain;
+  if (!request.fromPath.empty() || !request.transferPath.empty() ||
+      request.networks != plain.networks || request.boostedHead || request.boostedHeadCounts ||
+      request.auxScale != plain.auxScale || request.pooling != plain.pooling ||
+      request.paperPadding || request.train.frozenEpochs != 0) {
+    throw TrainingError("train: --method " + method +
+                        " trains no network: drop --from, --transfer-from, --networks, "
+                        "--boosted-head, --aux-scale, --pooling, --paper-padding, --freeze-epochs");
+  }
+}
+
+}  // namespace
+
 void checkTrainRequest(const TrainRequest& request) {
   const std::string& task = request.task;
   if (task != "devmap" && task != "coarsening") {
     throw TrainingError("train: unknown --task '" + task + "' (devmap or coarsening)");
   }
+  const std::string method = methodOf(request);
+  const auto& known = trainMethods(task);
+  if (std::find(known.begin(), known.end(), method) == known.end()) {
+    std::string list;
+    for (const std::string& name : known) list += (list.empty() ? "" : ", ") + name;
+    throw TrainingError("train: unknown --method '" + method + "' for " + task + " (" + list +
+                        ")");
+  }
+  if (method != "deeptune") checkNetworkOptionsUnused(request, method);
   if (request.auxScale != "raw" && (request.auxScale != "log2" || task != "devmap")) {
     throw TrainingError("train: --aux-scale is raw or log2 (devmap only), not '" +
                         request.auxScale + "'");
@@ -188,6 +231,10 @@ StartingModel loadDevmapStartingModel(const std::string& path) {
 }
 
 void TrainedModel::save(const std::string& path) const {
+  if (method != "deeptune") {
+    model::savePredictorFile(path, predictorInfo, forest);
+    return;
+  }
   const bool anyHead = !heads.empty();
   if (networks.size() == 1 && !anyHead) {
     networks.front().save(path);
@@ -240,8 +287,71 @@ std::string TrainedModel::accuracySummary() const {
   return results;
 }
 
+namespace {
+
+/// A source-boosted (or token-boosted) model of every row.
+TrainedModel trainSourceBoosted(const TrainRequest& request, const std::string& method) {
+  const tokenizer::Vocabulary vocabulary =
+      request.vocabularyPath.empty()
+          ? model::devmapVocabulary(request.devmapRows, request.dataName)
+          : tokenizer::Vocabulary::load(request.vocabularyPath);
+  SourceBoostedOptions options = request.sourceBoosted;
+  if (method == "token-boosted") options.features = model::SourceFeatureSet{true, false, false};
+  std::vector<size_t> all(request.devmapRows.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  SourceBoostedModel fitted = fitSourceBoosted(request.devmapRows, all, vocabulary, options);
+  TrainedModel trained;
+  trained.method = fitted.info.method;
+  trained.predictorInfo = std::move(fitted.info);
+  trained.forest = std::move(fitted.forest);
+  trained.examples = all.size();
+  for (const data::MeasuredDevice& device : request.devices) {
+    trained.predictorInfo.deviceNames.push_back(device.name);
+    trained.predictorInfo.deviceTypes.push_back(device.type);
+  }
+  trained.predictorInfo.dataFingerprint = model::devmapFingerprint(request.devmapRows);
+  trained.predictorInfo.trainingCommand = request.command;
+  return trained;
+}
+
+/// The one factor best on every kernel.
+TrainedModel trainFixedFactor(const TrainRequest& request) {
+  const tokenizer::Vocabulary vocabulary =
+      request.vocabularyPath.empty() ? model::coarseningVocabulary(request.kernels, request.dataName)
+                                     : tokenizer::Vocabulary::load(request.vocabularyPath);
+  if (request.kernels.empty()) throw TrainingError("train: no kernel to choose a factor on");
+  TrainedModel trained;
+  trained.method = "fixed-factor";
+  trained.predictorInfo = model::coarseningModelInfo(vocabulary, request.maxLength);
+  trained.predictorInfo.method = "fixed-factor";
+  const std::string factor = std::to_string(baselines::bestFixedFactor(request.kernels));
+  const auto& labels = trained.predictorInfo.labels;
+  trained.predictorInfo.fixedLabel =
+      static_cast<int>(std::find(labels.begin(), labels.end(), factor) - labels.begin());
+  trained.predictorInfo.dataFingerprint = model::coarseningFingerprint(request.kernels);
+  trained.predictorInfo.trainingRows = static_cast<int>(request.kernels.size());
+  trained.predictorInfo.trainingCommand = request.command;
+  trained.examples = request.kernels.size();
+  return trained;
+}
+
+}  // namespace
+
+data::DevmapPredictor shippedDevmapPredictor(const std::vector<data::DevmapRow>& rows) {
+  const TrainRequest defaults;
+  if (defaultMethod("devmap") != "source-boosted") {
+    throw TrainingError("shipped: the default devmap method has no cross-validation method");
+  }
+  return sourceBoostedPredictor(rows, defaults.sourceBoosted);
+}
+
 TrainedModel trainModel(const TrainRequest& request, const TrainProgress& progress) {
   checkTrainRequest(request);
+  const std::string method = methodOf(request);
+  if (method == "source-boosted" || method == "token-boosted") {
+    return trainSourceBoosted(request, method);
+  }
+  if (method == "fixed-factor") return trainFixedFactor(request);
   const bool devmap = request.task == "devmap";
   const std::string fingerprint = devmap ? model::devmapFingerprint(request.devmapRows)
                                          : model::coarseningFingerprint(request.kernels);
@@ -267,6 +377,7 @@ TrainedModel trainModel(const TrainRequest& request, const TrainProgress& progre
   model::setComputeThreads(1);  // the result does not depend on the core count (nor do the fast
                                 // LSTM's threads change it)
   TrainedModel trained;
+  trained.method = "deeptune";
   trained.examples = examples.size();
   for (int n = 0; n < request.networks; ++n) {
     model::TrainOptions options = request.train;

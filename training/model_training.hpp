@@ -15,6 +15,7 @@
 #include "model/deeptune_model.hpp"
 #include "model/training_summary.hpp"
 #include "tokenizer/vocabulary.hpp"
+#include "training/source_boosted.hpp"
 
 namespace deeptune::training {
 
@@ -34,9 +35,22 @@ StartingModel loadDevmapStartingModel(const std::string& path);
 std::vector<data::CoarseningKernel> coarseningTrainingKernels(const std::string& dataPath,
                                                               const std::string& device);
 
+/// The predictor `train` writes for `task` when no --method names one: what measured best on
+/// programs the model has never seen (docs/results.md, "What ships"): source-boosted for devmap,
+/// fixed-factor for coarsening.
+std::string defaultMethod(const std::string& task);
+
+/// The methods `train --method` knows for `task`: devmap deeptune, source-boosted, token-boosted
+/// (source-boosted over token counts alone); coarsening deeptune, fixed-factor.
+const std::vector<std::string>& trainMethods(const std::string& task);
+
 /// One training of a model file.
 struct TrainRequest {
   std::string task = "devmap";  ///< devmap or coarsening
+  std::string method;           ///< a trainMethods() name; empty: defaultMethod(task)
+  /// source-boosted (and token-boosted, whose features are the token counts alone): the
+  /// features and the boosted trees; the defaults are what ships.
+  SourceBoostedOptions sourceBoosted;
   /// devmap: the rows, and the devices their labels name (empty: the paper's CPU and GPU).
   std::vector<data::DevmapRow> devmapRows;
   std::vector<data::MeasuredDevice> devices;
@@ -63,14 +77,19 @@ struct TrainRequest {
   std::string command;  ///< the command line, recorded in the file
 };
 
-/// The networks (and heads) a training produced, ready to save.
+/// The networks (and heads) a training produced, or the predictor without a network, ready to
+/// save.
 struct TrainedModel {
+  std::string method;  ///< what answers: deeptune, source-boosted or fixed-factor
+  model::ModelInfo predictorInfo;                ///< source-boosted, fixed-factor: the file's
+  std::vector<model::BoostedTreeHead> forest;    ///< source-boosted
   std::vector<model::DeepTuneModel> networks;
   std::vector<std::optional<model::BoostedTreeHead>> heads;  ///< one per network, or none
   std::vector<model::TrainingSummary> summaries;             ///< one per network
   size_t examples = 0;                                       ///< training rows or kernels
 
-  /// Writes the model file: one network without a head as such, else an ensemble file.
+  /// Writes the model file: a predictor without a network (format 7), one network without a
+  /// head as such, else an ensemble file.
   void save(const std::string& path) const;
   /// Each network's final training accuracy and its best epoch, e.g. "81.2% (best 83.0% at
   /// epoch 41), 80.9% (best 82.5% at epoch 47)".
@@ -94,9 +113,17 @@ std::string trainingEpochLine(int network, int networks, const model::EpochProgr
 /// The warning when network `network`'s training collapsed (TrainingSummary::collapsed), else "".
 std::string collapseWarning(int network, int networks, const model::TrainingSummary& summary);
 
-/// Loads the starting model and the vocabulary the request names, then trains `request.networks`
-/// networks on its data (one compute thread: the result does not depend on the core count).
-/// Throws TrainingError, the model module's ModelError or the tokenizer's VocabError.
+/// Trains the request's method on its data. deeptune: loads the starting model and the
+/// vocabulary the request names, then trains `request.networks` networks (one compute thread:
+/// the result does not depend on the core count). source-boosted: fitSourceBoosted on every row
+/// (the vocabulary derived from the data or --vocab). fixed-factor: the factor with the best mean
+/// speedup on the kernels. Throws TrainingError, the model module's ModelError or the
+/// tokenizer's VocabError.
 TrainedModel trainModel(const TrainRequest& request, const TrainProgress& progress = {});
+
+/// `evaluate --methods shipped`: the cross-validation method of what `train` writes by default
+/// for device mapping (defaultMethod("devmap") with TrainRequest's default settings), trained per
+/// fold by the function trainModel calls.
+data::DevmapPredictor shippedDevmapPredictor(const std::vector<data::DevmapRow>& rows);
 
 }  // namespace deeptune::training

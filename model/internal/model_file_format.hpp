@@ -12,12 +12,14 @@
 
 namespace deeptune::model::internal {
 
-/// The newest format this program writes: 6 for a model whose labels name measured devices
+/// The newest format this program writes: 7 for a predictor without a network
+/// (ModelInfo::method "source-boosted" or "fixed-factor"), 6 for a model whose labels name measured devices
 /// (ModelInfo::deviceNames), 5 for a file of several networks or with boosted-tree heads, else 4
-/// (which older versions of deeptune also read). It reads 6, 5, 4 and 3 everywhere
+/// (which older versions of deeptune also read). It reads 7, 6, 5, 4 and 3 everywhere
 /// (the same weights; the checksum of 4 to 6 is XXH3-64, 3's data::legacy64) and 2 (weights as a
 /// LibTorch archive) only where LibTorch is linked (DeepTuneModel::load).
-constexpr int kModelFormatVersion = 6;
+constexpr int kModelFormatVersion = 7;
+constexpr int kMeasuredDevicesFormatVersion = 6;
 constexpr int kEnsembleFormatVersion = 5;
 constexpr int kSingleNetworkFormatVersion = 4;
 
@@ -33,7 +35,9 @@ struct ModelFile {
   ModelInfo info;
   int formatVersion = 0;
   std::string torchArchive;          ///< version 2: the weights as a LibTorch archive
-  std::vector<ModelMember> members;  ///< versions 3 to 6: one or more (info.networks)
+  std::vector<ModelMember> members;  ///< versions 3 to 7: one or more (info.networks); none
+                                     ///< for a predictor without a network
+  std::vector<BoostedTreeHead> forest;  ///< source-boosted: the models whose mean answers
 };
 
 /// Reads and checks `path` (at most data::kMaxModelFileBytes): checksum, header, metadata, and for
@@ -51,5 +55,11 @@ void requireFiniteWeights(const std::vector<NamedTensor>& tensors, const std::st
 /// refuses or that does not read the network's state and inputs).
 void writeModelFile(const std::string& path, const ModelInfo& info,
                     const std::vector<ModelMember>& members);
+
+/// Writes a predictor without a network (format 7): `info.method` "source-boosted" with its
+/// `forest` (1 to 64 boosted-tree models over info.sourceFeatures rows) or "fixed-factor" (no
+/// forest). Atomic; throws ModelError for metadata or trees that do not fit.
+void writePredictorFile(const std::string& path, const ModelInfo& info,
+                        const std::vector<BoostedTreeHead>& forest);
 
 }  // namespace deeptune::model::internal

@@ -20,7 +20,7 @@ namespace {
 struct EvaluateArguments {
   training::DevmapEvaluationRequest request;
   std::string task, dataPath, foldsPath, methodList, protocol;
-  std::string batching, lstm, pretrainCorpus;
+  std::string batching, lstm, pretrainCorpus, sourceFeatures, treeSettings;
 };
 
 po::options_description evaluateOptions(EvaluateArguments& a) {
@@ -33,9 +33,14 @@ po::options_description evaluateOptions(EvaluateArguments& a) {
       ("protocol", po::value(&a.protocol)->default_value("folds"),
        "folds (the --folds file), suite (leave one suite out), kernel (10 folds grouped by source)")
       ("methods", po::value(&a.methodList)->default_value("static,grewe,deeptune"),
-       "comma-separated: static, grewe, deeptune, and the references hand-tree (a depth-5 tree "
-       "on the static counts and log sizes) and memory (a source seen in training gets its "
-       "nearest data size's label), hand-boosted (XGBoost on hand-tree's features)")
+       "comma-separated: static, grewe, deeptune, shipped (what train writes by default), "
+       "source-boosted, token-boosted, and the references hand-tree, memory, hand-boosted "
+       "(evaluation/README.md)")
+      ("source-features", po::value(&a.sourceFeatures)->default_value("tokens,counts,ratios"),
+       "what source-boosted reads: tokens, counts, ratios (model/source_features.hpp)")
+      ("boosted-trees", po::value(&a.treeSettings), "source-boosted's trees, e.g. rounds=50,"
+       "depth=6,eta=0.3,colsample=1,models=1")
+      ("validation", "score on 5 inner folds of each fold's training sources, not the test folds")
       ("report", po::value(&a.request.reportDir)->required(), "report folder to write")
       ("platform", po::value(&a.request.platform), "platform name in the report (default: from --data)")
       ("epochs", po::value(&a.request.deeptune.train.epochs)->default_value(50), "DeepTune epochs")
@@ -132,6 +137,9 @@ int runEvaluate(const Args& args) {
   if (a.task != "devmap") throw UsageError("evaluate: unknown --task '" + a.task + "'");
   request.deeptune.paperPadding = vm.count("paper-padding") > 0;
   request.ensemble = vm.count("ensemble") > 0;
+  request.validation = vm.count("validation") > 0;
+  request.sourceBoosted =
+      training::sourceBoostedOptions(a.sourceFeatures, a.treeSettings, "evaluate");
   request.protocol.subset.seed = request.deeptune.train.seed;
   training::checkDevmapEvaluationRequest(request);
   if (!a.pretrainCorpus.empty()) {
@@ -170,8 +178,12 @@ int runEvaluate(const Args& args) {
   ProgressPrinter printer;
   const training::DevmapEvaluation result =
       training::evaluateDevmap(request, progressLines(printer, request));
-  std::fputs(evaluation::devmapScoreTable(request.platform, request.protocol.description,
-                                          request.rows, request.protocol.foldOfRow, result.methods)
+  std::fputs((request.validation
+                  ? training::validationTable(request.platform, request.protocol.description,
+                                              result.validation)
+                  : evaluation::devmapScoreTable(request.platform, request.protocol.description,
+                                                 request.rows, request.protocol.foldOfRow,
+                                                 result.methods))
                  .c_str(),
              stdout);
   std::printf("report: %s/summary.md (%s)\n", request.reportDir.c_str(),

@@ -2,8 +2,9 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
-namespace deeptune::baselines {
+namespace deeptune::tokenizer {
 
 /// The six static counts of the paper's data (`comp` ... `atomic`), for kernels that come without
 /// them (a measure CSV). The paper's counts come from LLVM IR; these come from the tokens of the
@@ -22,4 +23,7 @@ struct StaticCounts {
 /// Never throws; linear in the size of the source.
 StaticCounts staticCounts(std::string_view source);
 
-}  // namespace deeptune::baselines
+/// The counts as the predictors read them: comp, rational, mem, localmem, coalesced, atomic.
+std::vector<float> staticCountValues(const StaticCounts& counts);
+
+}  // namespace deeptune::tokenizer

@@ -1,12 +1,12 @@
 // Grewe et al.'s static counts of a kernel, estimated from its normalized OpenCL source's tokens.
-#include "baselines/static_counts.hpp"
+#include "tokenizer/static_counts.hpp"
 
 #include <cctype>
 #include <set>
 #include <string>
 #include <vector>
 
-namespace deeptune::baselines {
+namespace deeptune::tokenizer {
 namespace {
 
 /// Identifiers, numbers and punctuators of C, without comments, strings and preprocessor lines.
@@ -206,4 +206,10 @@ StaticCounts staticCounts(std::string_view source) {
   return counts;
 }
 
-}  // namespace deeptune::baselines
+std::vector<float> staticCountValues(const StaticCounts& counts) {
+  return {static_cast<float>(counts.comp),     static_cast<float>(counts.rational),
+          static_cast<float>(counts.mem),      static_cast<float>(counts.localmem),
+          static_cast<float>(counts.coalesced), static_cast<float>(counts.atomic)};
+}
+
+}  // namespace deeptune::tokenizer

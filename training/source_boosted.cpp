@@ -1,0 +1,152 @@
+// The source-boosted predictor: fitted on rows, saved as a model file or predicting a fold.
+#include "training/source_boosted.hpp"
+
+#include <cstdio>
+#include <map>
+#include <memory>
+
+#include "data/text_split.hpp"
+#include "model/devmap_data.hpp"
+#include "model/inference_model.hpp"
+#include "model/model_error.hpp"
+#include "tokenizer/kernel_inputs.hpp"
+#include "training/training_error.hpp"
+
+namespace deeptune::training {
+namespace {
+
+/// The example prediction gets for `row` (its label too), each distinct source read once.
+class RowExamples {
+ public:
+  RowExamples(const std::vector<data::DevmapRow>& rows, const tokenizer::Vocabulary& vocabulary)
+      : rows_(rows), vocabulary_(vocabulary) {}
+
+  model::Example operator()(size_t i) {
+    const data::DevmapRow& row = rows_.at(i);
+    auto found = inputs_.find(row.src);
+    if (found == inputs_.end()) {
+      found = inputs_
+                  .emplace(row.src, tokenizer::kernelInputs(vocabulary_, row.src,
+                                                            kSourceBoostedMaxLength, row.benchmark))
+                  .first;
+    }
+    model::Example example;
+    example.tokens = found->second.tokens;
+    example.staticCounts = found->second.staticCounts;
+    example.aux = {static_cast<float>(row.transfer), static_cast<float>(row.wgsize)};
+    example.label = row.oracle == "GPU" ? 1 : 0;
+    return example;
+  }
+
+ private:
+  const std::vector<data::DevmapRow>& rows_;
+  const tokenizer::Vocabulary& vocabulary_;
+  std::map<std::string, tokenizer::KernelInputs> inputs_;
+};
+
+/// The feature row of `example` as model::InferenceModel computes it.
+std::vector<float> featureRow(const model::SourceFeatureSet& features,
+                              const model::Example& example, size_t vocabularySize) {
+  return model::sourceFeatureRow(features, example.tokens, vocabularySize, example.staticCounts,
+                                 std::vector<double>(example.aux.begin(), example.aux.end()));
+}
+
+}  // namespace
+
+SourceBoostedModel fitSourceBoosted(const std::vector<data::DevmapRow>& rows,
+                                    const std::vector<size_t>& train,
+                                    const tokenizer::Vocabulary& vocabulary,
+                                    const SourceBoostedOptions& options) {
+  if (train.empty()) throw TrainingError("source-boosted: no training row");
+  if (options.models < 1 || options.models > 64) {
+    throw TrainingError("source-boosted: 1 to 64 boosted-tree models");
+  }
+  RowExamples examples(rows, vocabulary);
+  std::vector<std::vector<float>> features;
+  std::vector<int> labels;
+  for (size_t i : train) {
+    const model::Example example = examples(i);
+    features.push_back(featureRow(options.features, example, vocabulary.size()));
+    labels.push_back(example.label);
+  }
+  SourceBoostedModel fitted;
+  fitted.info = model::devmapModelInfo(vocabulary, kSourceBoostedMaxLength, false);
+  fitted.info.method = "source-boosted";
+  fitted.info.sourceFeatures = model::sourceFeatureSetName(options.features);
+  fitted.info.trainingRows = static_cast<int>(train.size());
+  for (int m = 0; m < options.models; ++m) {
+    model::BoostedTreeOptions trees = options.trees;
+    trees.seed += static_cast<uint64_t>(m);
+    fitted.forest.push_back(model::fitBoostedTreeHead(features, labels, trees));
+  }
+  return fitted;
+}
+
+data::DevmapPredictor sourceBoostedPredictor(const std::vector<data::DevmapRow>& rows,
+                                             const SourceBoostedOptions& options) {
+  auto data = std::make_shared<const std::vector<data::DevmapRow>>(rows);
+  return [data, options](const std::vector<size_t>& train, const std::vector<size_t>& test, int) {
+    std::vector<std::string_view> sources;
+    for (size_t i : train) sources.push_back(data->at(i).src);
+    const tokenizer::Vocabulary vocabulary =
+        tokenizer::Vocabulary::deriveFromTexts(sources, "the fold's training sources");
+    SourceBoostedModel fitted = fitSourceBoosted(*data, train, vocabulary, options);
+    const model::InferenceModel predictor =
+        model::InferenceModel::ofPredictor(std::move(fitted.info), std::move(fitted.forest));
+    RowExamples examples(*data, vocabulary);
+    std::vector<std::string> devices;
+    for (size_t i : test) {
+      const std::vector<float> p = predictor.predict(examples(i));
+      devices.push_back(p[1] > p[0] ? "GPU" : "CPU");
+    }
+    return devices;
+  };
+}
+
+SourceBoostedOptions sourceBoostedOptions(const std::string& features, const std::string& text,
+                                          const std::string& command) {
+  SourceBoostedOptions options;
+  try {
+    options.features = model::parseSourceFeatureSet(features);
+  } catch (const model::ModelError& e) {
+    throw TrainingError(command + ": --source-features: " + e.what());
+  }
+  for (const std::string& pair : data::splitText(text, ',', data::EmptyPieces::kDrop)) {
+    const size_t equals = pair.find('=');
+    const std::string key = pair.substr(0, equals);
+    const std::string value = equals == std::string::npos ? "" : pair.substr(equals + 1);
+    char* end = nullptr;
+    const double number = std::strtod(value.c_str(), &end);
+    const bool whole = number == static_cast<double>(static_cast<long>(number));
+    const bool ok = !value.empty() && *end == '\0' && number > 0 && number <= 100000;
+    if (ok && whole && key == "rounds") {
+      options.trees.rounds = static_cast<int>(number);
+    } else if (ok && whole && key == "depth" && number <= 30) {
+      options.trees.maxDepth = static_cast<int>(number);
+    } else if (ok && key == "eta" && number <= 1) {
+      options.trees.learningRate = number;
+    } else if (ok && key == "colsample" && number <= 1) {
+      options.trees.columnSample = number;
+    } else if (ok && whole && key == "models" && number <= 64) {
+      options.models = static_cast<int>(number);
+    } else if (whole && key == "seed" && !value.empty() && *end == '\0' && number >= 0) {
+      options.trees.seed = static_cast<uint64_t>(number);
+    } else {
+      throw TrainingError(command + ": --boosted-trees: '" + pair +
+                          "' (rounds=1..100000, depth=1..30, eta=(0,1], colsample=(0,1], "
+                          "models=1..64, seed=0..100000)");
+    }
+  }
+  return options;
+}
+
+std::string treeSettingsText(const SourceBoostedOptions& options) {
+  char text[160];
+  std::snprintf(text, sizeof text, "rounds=%d,depth=%d,eta=%g,colsample=%g,models=%d,seed=%llu",
+                options.trees.rounds, options.trees.maxDepth, options.trees.learningRate,
+                options.trees.columnSample, options.models,
+                static_cast<unsigned long long>(options.trees.seed));
+  return text;
+}
+
+}  // namespace deeptune::training

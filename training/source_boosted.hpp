@@ -1,0 +1,58 @@
+// Boosted trees over what a kernel's source and launch give (model/source_features.hpp): fitted
+// for a model file and as a cross-validation method by the same function.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "data/datasets.hpp"
+#include "data/devmap_method.hpp"
+#include "model/boosted_trees.hpp"
+#include "model/deeptune_model.hpp"
+#include "model/source_features.hpp"
+#include "tokenizer/vocabulary.hpp"
+
+namespace deeptune::training {
+
+/// The source-boosted predictor's settings. The defaults are what `train` ships for device
+/// mapping, chosen on validation carved from training folds (docs/results.md, "What ships").
+struct SourceBoostedOptions {
+  model::SourceFeatureSet features{true, true, true};
+  model::BoostedTreeOptions trees;
+  int models = 1;  ///< boosted-tree models averaged, with seeds trees.seed, + 1, ...
+};
+
+/// A source-boosted model reads the whole token sequence: its files' maximum length.
+constexpr int kSourceBoostedMaxLength = 1 << 20;
+
+/// What a source-boosted model file holds.
+struct SourceBoostedModel {
+  model::ModelInfo info;  ///< a devmap model of the vocabulary, method and features
+  std::vector<model::BoostedTreeHead> forest;
+};
+
+/// Fits the predictor on the `train` rows of `rows`: their oracle labels, and what prediction
+/// reads of each (tokenizer::kernelInputs of the source under `vocabulary`, the launch inputs).
+/// Throws TrainingError for no training row, the model module's ModelError from XGBoost.
+SourceBoostedModel fitSourceBoosted(const std::vector<data::DevmapRow>& rows,
+                                    const std::vector<size_t>& train,
+                                    const tokenizer::Vocabulary& vocabulary,
+                                    const SourceBoostedOptions& options);
+
+/// The cross-validation method: per fold, the vocabulary of the training sources,
+/// fitSourceBoosted, and each test row predicted by the model it made (model::InferenceModel),
+/// as `deeptune predict` would.
+data::DevmapPredictor sourceBoostedPredictor(const std::vector<data::DevmapRow>& rows,
+                                             const SourceBoostedOptions& options);
+
+/// The options of a command line: `features` as model::parseSourceFeatureSet reads them, and
+/// `trees` comma-separated key=value pairs: rounds, depth, eta, colsample, models, seed (e.g.
+/// "rounds=100,depth=4"; keys not named keep their default). Throws TrainingError naming
+/// `command`'s option (--source-features, --boosted-trees) and the bad part.
+SourceBoostedOptions sourceBoostedOptions(const std::string& features, const std::string& trees,
+                                          const std::string& command);
+
+/// The settings as withTreeSettings reads them, every key named ("rounds=50,depth=6,...").
+std::string treeSettingsText(const SourceBoostedOptions& options);
+
+}  // namespace deeptune::training
