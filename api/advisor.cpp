@@ -152,6 +152,7 @@ struct Advisor::Impl {
     decision.kernel = kernel;
     decision.deviceType = transfer >= options.fallbackGpuBytes ? "GPU" : "CPU";
     decision.fallback = true;
+    decision.method = "fallback";
     decision.reason = reason;
     return decision;
   }

@@ -16,7 +16,10 @@ namespace deeptune::api {
 /// `deviceType`, `probability`, `tokens`...) is filled by every producer; `device` and
 /// `deviceName` only where there were candidate devices (advisor, launcher).
 struct Decision {
-  std::string kernel;      ///< the kernel's name in the source
+  std::string kernel;  ///< the kernel's name in the source
+  /// The predictor that answered: the model file's (deeptune, source-boosted, fixed-factor;
+  /// model/README.md, "Predictors"), or "fallback" (then `reason` says why).
+  std::string method;
   std::string deviceType;  ///< "CPU" or "GPU" (the chosen device's type): the model's answer, or
                            ///< the fallback's
   double probability = 0;  ///< the model's probability of `deviceType`; 0 for a fallback

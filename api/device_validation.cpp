@@ -76,8 +76,8 @@ std::string deviceValidationText(const DeviceValidation& v, const DeviceValidati
   std::string text = formatText("%s:%s  gsize %zu, transfer %llu bytes, wgsize %zu\n",
                                 launch.file.c_str(), v.result.kernel.c_str(), launch.gsize,
                                 static_cast<unsigned long long>(v.sizes.transfer), v.sizes.wgsize);
-  text += formatText("  predicted  %s (probability %.2f)\n", v.predicted.c_str(),
-                     v.prediction.probability);
+  text += formatText("  predicted  %s (probability %.2f; %s)\n", v.predicted.c_str(),
+                     v.prediction.probability, v.prediction.method.c_str());
   for (size_t i = 0; i < devices.size(); ++i) {
     const runtime::Measurement& m = v.result.devices[i];
     const runtime::DeviceInfo& d = devices[i];
@@ -124,6 +124,7 @@ std::string deviceValidationJson(const DeviceValidation& v, const DeviceValidati
                         {"transfer", v.sizes.transfer},
                         {"predicted", v.predicted},
                         {"probability", v.prediction.probability},
+                        {"method", v.prediction.method},
                         {"devices", deviceRows},
                         {"fastest", verdict.fastest},
                         {"note", verdict.note}};

@@ -4,9 +4,9 @@
 #include <map>
 #include <utility>
 
-#include "tokenizer/static_counts.hpp"
 #include "data/csv_reader.hpp"
 #include "rewriter/normalizer.hpp"
+#include "tokenizer/static_counts.hpp"
 
 namespace deeptune::api {
 namespace {

@@ -38,6 +38,7 @@ FactorValidation judgeFactors(const std::string& file, const std::string& model,
                      prediction.kernel,
                      static_cast<size_t>(prediction.factor),
                      prediction.probability,
+                     prediction.method,
                      std::move(runs),
                      {}};
   for (size_t d = 0; d < deviceCount; ++d) {
@@ -49,8 +50,8 @@ FactorValidation judgeFactors(const std::string& file, const std::string& model,
 std::string factorValidationText(const FactorValidation& v,
                                  const std::vector<runtime::DeviceInfo>& devices) {
   std::string text = formatText("%s:%s  gsize %zu\n", v.file.c_str(), v.kernel.c_str(), v.gsize);
-  text += formatText("  predicted  factor %zu (probability %.2f, %s)\n", v.predicted, v.probability,
-                     v.model.c_str());
+  text += formatText("  predicted  factor %zu (probability %.2f, %s, %s)\n", v.predicted,
+                     v.probability, v.method.c_str(), v.model.c_str());
   for (size_t d = 0; d < devices.size(); ++d) {
     const runtime::FactorVerdict& verdict = v.verdicts[d];
     std::string times;
@@ -98,7 +99,7 @@ std::string factorValidationJson(const FactorValidation& v,
   const nlohmann::json out = {{"file", v.file},           {"kernel", v.kernel},
                               {"gsize", v.gsize},         {"model", v.model},
                               {"predicted", v.predicted}, {"probability", v.probability},
-                              {"devices", deviceRows}};
+                              {"method", v.method},       {"devices", deviceRows}};
   return out.dump();
 }
 

@@ -21,7 +21,8 @@ struct FactorValidation {
   std::string kernel;
   size_t predicted = 1;  ///< the model's factor
   double probability = 0;
-  std::vector<runtime::FactorRun> runs;          ///< as api::runFactors() returned them
+  std::string method;                    ///< the predictor that answered (FactorPrediction::method)
+  std::vector<runtime::FactorRun> runs;  ///< as api::runFactors() returned them
   std::vector<runtime::FactorVerdict> verdicts;  ///< one per device
 
   /// Whether any device could judge the prediction (a speedup was measured).

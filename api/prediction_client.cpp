@@ -79,7 +79,7 @@ Decision PredictionClient::predictDevice(const std::string& source, const std::s
     throw ApiError(e.what());
   }
   const std::vector<std::string> fields = answer(impl_->server, impl_->timeoutSeconds);
-  if (fields[0] != "ok" || fields.size() != 6) {
+  if (fields[0] != "ok" || fields.size() != 7) {
     throw ApiError("prediction service: malformed answer '" + fields[0] + "'");
   }
   // The service is another process: check what it says before acting on it.
@@ -97,6 +97,10 @@ Decision PredictionClient::predictDevice(const std::string& source, const std::s
   decision.probability = probability;
   decision.normalizedHash = std::strtoull(fields[4].c_str(), nullptr, 16);
   decision.modelDevice = fields[5];  // a device name or empty; only ever compared with names
+  if (fields[6] != "deeptune" && fields[6] != "source-boosted") {
+    throw ApiError("prediction service: unknown predictor '" + fields[6] + "'");
+  }
+  decision.method = fields[6];
   return decision;
 }
 

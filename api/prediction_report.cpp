@@ -32,8 +32,8 @@ std::string decisionText(const Decision& decision, const Predictor& predictor) {
   const std::string device = decision.modelDevice.empty()
                                  ? decision.deviceType
                                  : decision.modelDevice + " (" + decision.deviceType + ")";
-  return formatText("%s: %s (probability %.2f%s)\n", decision.kernel.c_str(), device.c_str(),
-                    decision.probability, ensemble.c_str());
+  return formatText("%s: %s (probability %.2f%s; %s)\n", decision.kernel.c_str(), device.c_str(),
+                    decision.probability, ensemble.c_str(), decision.method.c_str());
 }
 
 std::string decisionJson(const Decision& decision, const std::string& file,
@@ -44,16 +44,19 @@ std::string decisionJson(const Decision& decision, const std::string& file,
   result["device"] = decision.deviceType;
   if (!decision.modelDevice.empty()) result["device_name"] = decision.modelDevice;
   result["probability"] = decision.probability;
+  result["method"] = decision.method;
   result["networks"] = predictor.networks();
-  result["head"] = predictor.boostedHeads() ? "boosted-trees" : "network";
+  if (decision.method == "deeptune") {
+    result["head"] = predictor.boostedHeads() ? "boosted-trees" : "network";
+  }
   result["dsize"] = dsize;
   result["wgsize"] = wgsize;
   return result.dump();
 }
 
 std::string factorPredictionText(const FactorPrediction& prediction) {
-  return formatText("%s: coarsening factor %d (probability %.2f)\n", prediction.kernel.c_str(),
-                    prediction.factor, prediction.probability);
+  return formatText("%s: coarsening factor %d (probability %.2f; %s)\n", prediction.kernel.c_str(),
+                    prediction.factor, prediction.probability, prediction.method.c_str());
 }
 
 std::string factorPredictionJson(const FactorPrediction& prediction, const std::string& file,
@@ -65,6 +68,7 @@ std::string factorPredictionJson(const FactorPrediction& prediction, const std::
   nlohmann::json result = readingFields(file, prediction.kernel, modelPath, prediction.tokens,
                                         prediction.skippedCharacters, prediction.undeclared);
   result["factor"] = prediction.factor;
+  result["method"] = prediction.method;
   result["probability"] = prediction.probability;
   result["probabilities"] = probabilities;
   return result.dump();

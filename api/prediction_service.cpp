@@ -41,7 +41,7 @@ bool servePredictions(const std::string& modelPath, const std::string& platform,
       std::snprintf(hash, sizeof hash, "%llx",
                     static_cast<unsigned long long>(decision.normalizedHash));
       send({"ok", decision.kernel, decision.deviceType, std::to_string(decision.probability), hash,
-            decision.modelDevice});
+            decision.modelDevice, decision.method});
     } catch (const std::exception& e) {
       send({"error", e.what()});
     }

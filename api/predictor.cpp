@@ -132,10 +132,11 @@ Decision Predictor::predict(const std::string& source, const std::string& fileNa
   example.staticCounts = encoded.staticCounts;
   example.aux = {static_cast<float>(dsizeBytes), static_cast<float>(wgsize)};
   const std::vector<float> probabilities = impl_->network.predict(example);
+  const model::ModelInfo& info = impl_->network.info();
   Decision decision;
   decision.kernel = encoded.kernel;
+  decision.method = info.method;
   const bool gpu = probabilities[1] > probabilities[0];
-  const model::ModelInfo& info = impl_->network.info();
   if (info.deviceNames.empty()) {
     decision.deviceType = info.labels[gpu ? 1 : 0];
   } else {
@@ -186,6 +187,7 @@ FactorPrediction CoarseningPredictor::predict(const std::string& source,
   const std::vector<std::string>& labels = impl_->network.info().labels;
   FactorPrediction prediction;
   prediction.kernel = encoded.kernel;
+  prediction.method = impl_->network.info().method;
   size_t best = 0;
   for (size_t i = 0; i < labels.size() && i < probabilities.size(); ++i) {
     prediction.probabilities.emplace_back(std::stoi(labels[i]), probabilities[i]);
@@ -221,30 +223,47 @@ std::string lowerCase(std::string text) {
   return text;
 }
 
+/// `name` without its "-deeptune" suffix (the bundled DeepTune LSTM models), which goes to
+/// `suffix`.
+std::string withoutDeepTuneSuffix(const std::string& name, std::string& suffix) {
+  const std::string deeptune = "-deeptune";
+  if (name.size() > deeptune.size() &&
+      name.compare(name.size() - deeptune.size(), deeptune.size(), deeptune) == 0) {
+    suffix = deeptune;
+    return name.substr(0, name.size() - deeptune.size());
+  }
+  return name;
+}
+
 }  // namespace
 
 std::string findBundledModel(const std::string& platform) {
-  const std::string name = lowerCase(platform);
+  std::string suffix;
+  const std::string name = withoutDeepTuneSuffix(lowerCase(platform), suffix);
   if (name != "amd" && name != "nvidia") {
-    throw model::ModelError("unknown --platform '" + platform + "' (amd or nvidia)");
+    throw model::ModelError("unknown --platform '" + platform +
+                            "' (amd or nvidia; amd-deeptune or nvidia-deeptune for the LSTM)");
   }
-  return findModelFile("devmap-" + name + ".model");
+  return findModelFile("devmap-" + name + suffix + ".model");
 }
 
 std::string findDevmapModel(const std::string& argument) {
   std::error_code ec;
   if (std::filesystem::exists(argument, ec)) return argument;
-  const std::string name = lowerCase(argument);
-  return name == "amd" || name == "nvidia" ? findBundledModel(name) : "";
+  std::string suffix;
+  const std::string name = withoutDeepTuneSuffix(lowerCase(argument), suffix);
+  return name == "amd" || name == "nvidia" ? findBundledModel(name + suffix) : "";
 }
 
 std::string findBundledCoarseningModel(const std::string& gpu) {
-  const std::string name = lowerCase(gpu);
+  std::string suffix;
+  const std::string name = withoutDeepTuneSuffix(lowerCase(gpu), suffix);
   if (name != "cypress" && name != "tahiti" && name != "fermi" && name != "kepler") {
     throw model::ModelError("unknown --platform '" + gpu +
-                            "' for coarsening (Cypress, Tahiti, Fermi or Kepler)");
+                            "' for coarsening (Cypress, Tahiti, Fermi or Kepler; GPU-deeptune "
+                            "for the LSTM)");
   }
-  return findModelFile("coarsening-" + name + ".model");
+  return findModelFile("coarsening-" + name + suffix + ".model");
 }
 
 }  // namespace deeptune::api

@@ -68,9 +68,10 @@ class Predictor : public DeviceModel {
 
 /// The thread-coarsening factor chosen for one kernel.
 struct FactorPrediction {
-  std::string kernel;                                 ///< the kernel's name in the source
-  int factor = 1;                                     ///< the most probable factor
-  double probability = 0;                             ///< its probability
+  std::string kernel;      ///< the kernel's name in the source
+  std::string method;      ///< the predictor that answered: deeptune or fixed-factor
+  int factor = 1;          ///< the most probable factor
+  double probability = 0;  ///< its probability
   std::vector<std::pair<int, double>> probabilities;  ///< every factor's, in the model's order
   size_t skippedCharacters = 0;
   size_t tokens = 0;
@@ -98,7 +99,8 @@ class CoarseningPredictor {
   std::unique_ptr<Impl> impl_;
 };
 
-/// The bundled model for `platform` ("amd" or "nvidia", any case): models/devmap-PLATFORM.model
+/// The bundled model for `platform` ("amd" or "nvidia", any case: the default predictor;
+/// "amd-deeptune" or "nvidia-deeptune": the DeepTune LSTM models): models/devmap-PLATFORM.model
 /// found in $DEEPTUNE_MODELS, beside the installed binary (../share/deeptune/models), in the build
 /// tree's source folder, or the source folder this build came from. Throws model::ModelError if
 /// absent or if `platform` is neither.
@@ -109,7 +111,8 @@ std::string findBundledModel(const std::string& platform);
 std::string findDevmapModel(const std::string& argument);
 
 /// The bundled coarsening model of one of the paper's GPUs (Cypress, Tahiti, Fermi, Kepler; any
-/// case): models/coarsening-GPU.model, looked up as findBundledModel does.
+/// case; with "-deeptune", e.g. tahiti-deeptune, the DeepTune LSTM model):
+/// models/coarsening-GPU.model, looked up as findBundledModel does.
 std::string findBundledCoarseningModel(const std::string& gpu);
 
 }  // namespace deeptune::api

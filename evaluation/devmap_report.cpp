@@ -133,8 +133,9 @@ std::string summaryMarkdown(const std::string& platform, const DevmapReportConte
           "last column is the accuracy over the other " +
           std::to_string(scores.front().overall.rows - scores.front().overall.ties) + " rows.\n\n";
   }
-  md += std::string("| method | accuracy | suite mean | speedup (mean) | speedup (geomean) | % "
-                    "of oracle |") +
+  md += std::string(
+            "| method | accuracy | suite mean | speedup (mean) | speedup (geomean) | % "
+            "of oracle |") +
         (ties ? " accuracy without ties |" : "") + "\n";
   md += std::string("|---|---:|---:|---:|---:|---:|") + (ties ? "---:|" : "") + "\n";
   bool references = false;
@@ -145,8 +146,8 @@ std::string summaryMarkdown(const std::string& platform, const DevmapReportConte
     references = references || reference;
     md += "| " + mdCell(method.method) + (reference ? " (reference)" : "") + " | " +
           percent(s.accuracy) + " | " + percent(suiteMeanAccuracy(method)) + " | " +
-          times(s.speedupMean) + " | " + times(s.speedupGeomean) +
-          " | " + formatNumber("%.1f%%", s.oraclePercent) + " |" +
+          times(s.speedupMean) + " | " + times(s.speedupGeomean) + " | " +
+          formatNumber("%.1f%%", s.oraclePercent) + " |" +
           (ties ? " " + percent(s.accuracyUntied) + " |" : "") + "\n";
   }
   if (references) {

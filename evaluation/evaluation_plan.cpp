@@ -18,14 +18,14 @@ namespace deeptune::evaluation {
 
 const std::vector<std::string>& devmapMethods() {
   static const std::vector<std::string> methods = {
-      "static",        "grewe",          "hand-tree", "memory", "hand-boosted",
+      "static",        "grewe",          "hand-tree", "memory",  "hand-boosted",
       "token-boosted", "source-boosted", "shipped",   "deeptune"};
   return methods;
 }
 
 const std::vector<std::string>& coarseningMethods() {
-  static const std::vector<std::string> methods = {"static", "fixed", "magni", "deeptune",
-                                                   "deeptune-tl"};
+  static const std::vector<std::string> methods = {"static", "fixed",    "shipped",
+                                                   "magni",  "deeptune", "deeptune-tl"};
   return methods;
 }
 

@@ -50,8 +50,9 @@ Booster fitBooster(const std::vector<std::vector<float>>& train, const std::vect
   }
   if (options.rounds < 1 || options.maxDepth < 1 || !(options.learningRate > 0) ||
       !(options.columnSample > 0 && options.columnSample <= 1)) {
-    throw ModelError("boosted trees: rounds, depth and learning rate must be positive, the "
-                     "column sample in (0, 1]");
+    throw ModelError(
+        "boosted trees: rounds, depth and learning rate must be positive, the "
+        "column sample in (0, 1]");
   }
   const size_t width = train.front().size();
   const Matrix trainMatrix = denseMatrix(train, width);

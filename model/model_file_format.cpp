@@ -364,8 +364,8 @@ std::vector<BoostedTreeHead> forestOf(const nlohmann::json& predictor, const Mod
   if (info.method != "source-boosted") return forest;
   const auto& models = predictor.at("forest");
   if (!models.is_array() || models.empty() || models.size() > static_cast<size_t>(kMaxNetworks)) {
-    throw ModelError(path + ": a source-boosted predictor of 1 to " +
-                     std::to_string(kMaxNetworks) + " boosted-tree models expected");
+    throw ModelError(path + ": a source-boosted predictor of 1 to " + std::to_string(kMaxNetworks) +
+                     " boosted-tree models expected");
   }
   const size_t width = sourceFeatureWidth(parseSourceFeatureSet(info.sourceFeatures),
                                           info.vocabulary.size(), info.auxInputs.size());

@@ -49,9 +49,9 @@ std::vector<float> sourceFeatureRow(const SourceFeatureSet& set, const std::vect
                                     size_t vocabularySize, const std::vector<float>& staticCounts,
                                     const std::vector<double>& rawAux) {
   if ((set.staticCounts || set.ratios) && staticCounts.size() != kStaticCountValues) {
-    throw ModelError("the model reads a kernel's static counts: " +
-                     std::to_string(kStaticCountValues) + " values expected, " +
-                     std::to_string(staticCounts.size()) + " given");
+    throw ModelError(
+        "the model reads a kernel's static counts: " + std::to_string(kStaticCountValues) +
+        " values expected, " + std::to_string(staticCounts.size()) + " given");
   }
   std::vector<float> row;
   if (set.tokenCounts) row = tokenCounts(tokens, vocabularySize);

@@ -11,9 +11,9 @@ namespace deeptune::model {
 /// The parts of a source-feature row, in this order (each optional but at least one; the launch
 /// inputs always close the row).
 struct SourceFeatureSet {
-  bool tokenCounts = true;   ///< "tokens": each vocabulary token's count in the sequence
-  bool staticCounts = false; ///< "counts": tokenizer::staticCounts of the normalized source
-  bool ratios = false;       ///< "ratios": Grewe et al.'s ratios of those counts (and the launch)
+  bool tokenCounts = true;    ///< "tokens": each vocabulary token's count in the sequence
+  bool staticCounts = false;  ///< "counts": tokenizer::staticCounts of the normalized source
+  bool ratios = false;        ///< "ratios": Grewe et al.'s ratios of those counts (and the launch)
 };
 
 /// The set named by a comma-separated list of "tokens", "counts", "ratios" (e.g.

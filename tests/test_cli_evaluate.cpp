@@ -301,9 +301,10 @@ TEST_CASE("cli train: the model does not depend on --threads", "[cli][train]") {
   std::string weights[2];
   for (int threads : {1, 3}) {
     const std::string model = (dir.path / ("t" + std::to_string(threads) + ".model")).string();
-    const auto result = runCli("train --data '" + deeptune::test::paperDataDir() +
-                               "/cgo17-amd.csv' --epochs 2 --max-length 64 --threads " +
-                               std::to_string(threads) + " -o '" + model + "'");
+    const auto result =
+        runCli("train --data '" + deeptune::test::paperDataDir() +
+               "/cgo17-amd.csv' --method deeptune --epochs 2 --max-length 64 --threads " +
+               std::to_string(threads) + " -o '" + model + "'");
     INFO(result.err);
     REQUIRE(result.exitCode == 0);
     const std::string bytes = readWholeFile(model);
@@ -328,11 +329,11 @@ TEST_CASE("cli train and evaluate: one epoch on a slice of the paper's data, end
   }
   const std::string slice = dir.file("slice.csv", csv);
   const std::string model = (dir.path / "slice.model").string();
-  auto result =
-      runCli("train --data '" + slice + "' --epochs 1 --max-length 64 -o '" + model + "'");
+  auto result = runCli("train --data '" + slice +
+                       "' --method deeptune --epochs 1 --max-length 64 -o '" + model + "'");
   INFO(result.err);
   REQUIRE(result.exitCode == 0);
-  CHECK_THAT(result.out, Contains("trained on " + std::to_string(sliceRows) + " rows"));
+  CHECK_THAT(result.out, Contains("trained deeptune on " + std::to_string(sliceRows) + " rows"));
   CHECK_THAT(result.err, Contains("epoch 1/1"));  // progress, on stderr
   const std::string saved = readWholeFile(model);
   CHECK_THAT(saved, Contains("--epochs 1 --max-length 64"));  // the training command, recorded
@@ -346,12 +347,14 @@ TEST_CASE("cli train and evaluate: one epoch on a slice of the paper's data, end
   // The headline configuration (issue 28): an ensemble of mean-pooled networks with boosted-tree
   // heads in one file, whose mean probability predict reports.
   const std::string ensemble = (dir.path / "ensemble.model").string();
-  result = runCli("train --data '" + slice + "' --epochs 1 --max-length 64 --networks 2 " +
+  result = runCli("train --data '" + slice +
+                  "' --method deeptune --epochs 1 --max-length 64 --networks 2 " +
                   "--boosted-head --pooling mean --aux-scale log2 -o '" + ensemble + "'");
   INFO(result.err);
   REQUIRE(result.exitCode == 0);
-  CHECK_THAT(result.out, Contains("trained 2 networks on " + std::to_string(sliceRows) + " rows") &&
-                             Contains("boosted-tree heads fitted"));
+  CHECK_THAT(result.out,
+             Contains("trained deeptune (2 networks) on " + std::to_string(sliceRows) + " rows") &&
+                 Contains("boosted-tree heads fitted"));
   CHECK_THAT(result.err, Contains("network 2/2  epoch 1/1"));
   CHECK(readWholeFile(ensemble).rfind("DEEPTUNE-MODEL 5 ", 0) == 0);
   const std::string kernel = deeptune::test::sourceDir() + "/kernels/vector_add.cl";

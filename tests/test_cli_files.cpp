@@ -133,7 +133,7 @@ TEST_CASE("cli files: train killed at any moment leaves the old model or none, n
   const std::string data = deeptune::test::paperDataDir() + "/cgo17-amd.csv";
   const std::string model = (dir.path / "m.model").string();
   const std::string train = "'" + deeptune::test::cliPath() + "' train --data '" + data +
-                            "' --epochs 3 --max-length 32 -o '" + model + "'";
+                            "' --method deeptune --epochs 3 --max-length 32 -o '" + model + "'";
   REQUIRE(std::system((train + " >/dev/null 2>&1").c_str()) == 0);
   const std::string before = readWholeFile(model);
   // Kills at increasing moments: during start-up, training, and around the final write.
@@ -173,7 +173,7 @@ TEST_CASE("cli files: an output that is one of the inputs is refused, nothing wr
   fs::create_symlink(kernel, link);
   const std::string model =
       dir.file("m.model", readWholeFile(deeptune::test::sourceDir() + "/models/devmap-amd.model"));
-  const std::string quick = " --epochs 1 --max-length 32";
+  const std::string quick = " --method deeptune --epochs 1 --max-length 32";
   checkRefused("train --data '" + data + "'" + quick + " -o '" + data + "'", "is the input",
                {data});
   checkRefused(
@@ -209,7 +209,7 @@ TEST_CASE("cli files: an empty output path is an error in every command that wri
   for (const std::string& arguments :
        {"rewrite '" + kernel + "' -o ''", "coarsen '" + kernel + "' --factor 2 -o ''",
         "vocab derive '" + kernel + "' -o ''", "vocab derive --csv '" + data + "' -o ''",
-        "train --data '" + data + "' --epochs 1 --max-length 32 -o ''",
+        "train --data '" + data + "' --method deeptune --epochs 1 --max-length 32 -o ''",
         "upgrade-model '" + model + "' -o ''", "measure '" + kernel + "' --gsize 64 -o ''",
         "evaluate --data '" + data + "' --protocol suite --methods static --report ''"}) {
     checkRefused(arguments, "empty output path", {kernel, data});
@@ -218,7 +218,7 @@ TEST_CASE("cli files: an empty output path is an error in every command that wri
   const auto result = runCli("rewrite '" + kernel + "' -o -");
   CHECK(result.exitCode == 0);
   CHECK_THAT(result.out, Contains("__kernel void A"));
-  checkRefused("train --data '" + data + "' --epochs 1 --max-length 32 -o -",
+  checkRefused("train --data '" + data + "' --method deeptune --epochs 1 --max-length 32 -o -",
                "cannot be standard output", {data});
   checkRefused("upgrade-model '" + model + "' -o -", "cannot be standard output", {});
   CHECK_FALSE(fs::exists("-"));  // no file named "-" in the working directory

@@ -45,12 +45,12 @@ TEST_CASE("own machine: measure, train, predict and validate on PoCL's two devic
   const auto [first, second] = measureTwoDevices(csv);
   REQUIRE(first != second);
 
-  const auto trained =
-      runCli("train --task devmap --data '" + csv + "' -o '" + model + "' --epochs 10");
+  const auto trained = runCli("train --task devmap --data '" + csv + "' -o '" + model +
+                              "' --method deeptune --epochs 10");
   INFO(trained.err);
   REQUIRE(trained.exitCode == 0);
   CHECK_THAT(trained.err, Contains("9 rows, " + first + " (CPU) vs " + second + " (CPU)"));
-  CHECK_THAT(trained.out, Contains("trained on 9 rows"));
+  CHECK_THAT(trained.out, Contains("trained deeptune on 9 rows"));
 
   const auto predicted = runCli("predict " + ourKernel("saxpy.cl") + " --model '" + model +
                                 "' --dsize 786432 --wgsize 256 --json");

@@ -343,17 +343,19 @@ TEST_CASE("coarsening examples: one per kernel, labelled by its fastest measured
 TEST_CASE("cli train --task coarsening, from scratch and transferred", "[model][coarsening][cli]") {
   deeptune::test::ScratchDir dir("deeptune-train-coarsening");
   const std::string data = "'" + deeptune::test::paperDataDir() + "/pact-2014-runtimes.csv'";
-  const std::string source = deeptune::test::sourceDir() + "/models/devmap-amd.model";
+  const std::string source = deeptune::test::sourceDir() + "/models/devmap-amd-deeptune.model";
   const std::string scratch = (dir.path / "scratch.model").string();
   const std::string transferred = (dir.path / "tl.model").string();
   auto result = deeptune::test::runCli("train --task coarsening --data " + data +
-                                       " --platform Tahiti --epochs 3 -o '" + scratch + "'");
+                                       " --platform Tahiti --method deeptune --epochs 3 -o '" +
+                                       scratch + "'");
   INFO(result.err);
   REQUIRE(result.exitCode == 0);
-  CHECK_THAT(result.out, Catch::Contains("trained on 17 kernels"));
-  result = deeptune::test::runCli("train --task coarsening --data " + data +
-                                  " --platform Tahiti --epochs 3 --transfer-from '" + source +
-                                  "' -o '" + transferred + "'");
+  CHECK_THAT(result.out, Catch::Contains("trained deeptune on 17 kernels"));
+  result =
+      deeptune::test::runCli("train --task coarsening --data " + data +
+                             " --platform Tahiti --method deeptune --epochs 3 --transfer-from '" +
+                             source + "' -o '" + transferred + "'");
   REQUIRE(result.exitCode == 0);
   const DeepTuneModel model = DeepTuneModel::load(transferred);
   CHECK(model.info().task == "coarsening");

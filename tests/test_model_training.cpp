@@ -21,6 +21,7 @@ namespace {
 /// A small, fast device-mapping request: 60 paper rows, short sequences, 2 epochs.
 training::TrainRequest smallDevmapRequest() {
   training::TrainRequest request;
+  request.method = "deeptune";
   auto rows = data::readDevmapCsv(test::paperDataDir() + "/cgo17-amd.csv");
   rows.resize(60);
   request.devmapRows = rows;
@@ -100,6 +101,7 @@ TEST_CASE("model training: a coarsening model from one device's kernels", "[trai
                     Contains("no runtimes of 'Vega'") && Contains("Tahiti"));
   training::TrainRequest request;
   request.task = "coarsening";
+  request.method = "deeptune";
   request.platform = "Tahiti";
   request.kernels = training::coarseningTrainingKernels(runtimes, "Tahiti");
   request.dataName = "pact-2014-runtimes.csv";

@@ -207,8 +207,8 @@ StaticCounts staticCounts(std::string_view source) {
 }
 
 std::vector<float> staticCountValues(const StaticCounts& counts) {
-  return {static_cast<float>(counts.comp),     static_cast<float>(counts.rational),
-          static_cast<float>(counts.mem),      static_cast<float>(counts.localmem),
+  return {static_cast<float>(counts.comp),      static_cast<float>(counts.rational),
+          static_cast<float>(counts.mem),       static_cast<float>(counts.localmem),
           static_cast<float>(counts.coalesced), static_cast<float>(counts.atomic)};
 }
 

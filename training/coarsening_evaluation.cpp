@@ -15,6 +15,7 @@
 #include "evaluation/protocol.hpp"
 #include "model/coarsening_data.hpp"
 #include "training/magni_cascade.hpp"
+#include "training/model_training.hpp"
 #include "training/training_error.hpp"
 
 namespace deeptune::training {
@@ -229,7 +230,7 @@ void checkEvaluation(const std::vector<std::string>& devices,
       const std::vector<std::string>& known = evaluation::coarseningMethods();
       if (std::find(known.begin(), known.end(), method) == known.end()) {
         throw TrainingError("unknown coarsening method '" + method +
-                            "' (static, fixed, magni, deeptune, deeptune-tl)");
+                            "' (static, fixed, shipped, magni, deeptune, deeptune-tl)");
       }
       if (method != "magni") continue;
       for (const data::CoarseningKernel& kernel : kernels) {
@@ -282,7 +283,9 @@ class EvaluationPlan {
     if (!learned && method != "magni") {  // no training
       std::vector<data::CoarseningKernel> training;
       for (size_t i : fold.train) training.push_back(kernels[i]);
-      const int factor = method == "static" ? 1 : baselines::bestFixedFactor(training);
+      const int factor = method == "static"    ? 1
+                         : method == "shipped" ? fixedFactorOf(training)  // train's default
+                                               : baselines::bestFixedFactor(training);
       predictions.push_back(record(device, method, run, kernels[k], factor));
       return;
     }

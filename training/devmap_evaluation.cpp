@@ -214,7 +214,8 @@ namespace {
 /// A method that learns without LibTorch: a reference, source-boosted or what ships.
 data::DevmapPredictor predictorOf(const std::string& method,
                                   const DevmapEvaluationRequest& request) {
-  if (method == "source-boosted") return sourceBoostedPredictor(request.rows, request.sourceBoosted);
+  if (method == "source-boosted")
+    return sourceBoostedPredictor(request.rows, request.sourceBoosted);
   if (method == "shipped") return shippedDevmapPredictor(request.rows);
   return referencePredictor(method, request.rows);
 }
@@ -223,8 +224,7 @@ data::DevmapPredictor predictorOf(const std::string& method,
 std::string sourceBoostedSettings(const DevmapEvaluationRequest& request) {
   std::string line;
   const auto has = [&request](const char* name) {
-    return std::find(request.methods.begin(), request.methods.end(), name) !=
-           request.methods.end();
+    return std::find(request.methods.begin(), request.methods.end(), name) != request.methods.end();
   };
   const auto describe = [](const SourceBoostedOptions& options) {
     return "features " + model::sourceFeatureSetName(options.features) + ", trees " +
@@ -243,14 +243,14 @@ std::vector<ValidationScore> validateMethods(const DevmapEvaluationRequest& requ
   std::vector<std::pair<std::string, data::DevmapPredictor>> methods;
   for (const std::string& method : request.methods) {
     if (method == "deeptune") {
-      throw TrainingError("evaluate: --validation scores the methods without a network, not "
-                          "deeptune");
+      throw TrainingError(
+          "evaluate: --validation scores the methods without a network, not "
+          "deeptune");
     }
     methods.emplace_back(method, predictorOf(method, request));
   }
-  std::vector<ValidationScore> scores =
-      validationScores(request.rows, request.protocol, methods, request.deeptune.train.seed,
-                       request.workers);
+  std::vector<ValidationScore> scores = validationScores(
+      request.rows, request.protocol, methods, request.deeptune.train.seed, request.workers);
   std::string csv = data::csvRow({"method", "accuracy", "suite_mean", "predictions"});
   for (const ValidationScore& score : scores) {
     char accuracy[32], suiteMean[32];

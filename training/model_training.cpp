@@ -143,10 +143,13 @@ void checkNetworkOptionsUnused(const TrainRequest& request, const std::string& m
   if (!request.fromPath.empty() || !request.transferPath.empty() ||
       request.networks != plain.networks || request.boostedHead || request.boostedHeadCounts ||
       request.auxScale != plain.auxScale || request.pooling != plain.pooling ||
-      request.paperPadding || request.train.frozenEpochs != 0) {
+      request.paperPadding || request.train.frozenEpochs != 0 ||
+      request.train.epochs != plain.train.epochs ||
+      request.train.batchSize != plain.train.batchSize) {
     throw TrainingError("train: --method " + method +
                         " trains no network: drop --from, --transfer-from, --networks, "
-                        "--boosted-head, --aux-scale, --pooling, --paper-padding, --freeze-epochs");
+                        "--boosted-head, --aux-scale, --pooling, --paper-padding, "
+                        "--freeze-epochs, --epochs, --batch-size (or use --method deeptune)");
   }
 }
 
@@ -162,8 +165,7 @@ void checkTrainRequest(const TrainRequest& request) {
   if (std::find(known.begin(), known.end(), method) == known.end()) {
     std::string list;
     for (const std::string& name : known) list += (list.empty() ? "" : ", ") + name;
-    throw TrainingError("train: unknown --method '" + method + "' for " + task + " (" + list +
-                        ")");
+    throw TrainingError("train: unknown --method '" + method + "' for " + task + " (" + list + ")");
   }
   if (method != "deeptune") checkNetworkOptionsUnused(request, method);
   if (request.auxScale != "raw" && (request.auxScale != "log2" || task != "devmap")) {
@@ -292,9 +294,8 @@ namespace {
 /// A source-boosted (or token-boosted) model of every row.
 TrainedModel trainSourceBoosted(const TrainRequest& request, const std::string& method) {
   const tokenizer::Vocabulary vocabulary =
-      request.vocabularyPath.empty()
-          ? model::devmapVocabulary(request.devmapRows, request.dataName)
-          : tokenizer::Vocabulary::load(request.vocabularyPath);
+      request.vocabularyPath.empty() ? model::devmapVocabulary(request.devmapRows, request.dataName)
+                                     : tokenizer::Vocabulary::load(request.vocabularyPath);
   SourceBoostedOptions options = request.sourceBoosted;
   if (method == "token-boosted") options.features = model::SourceFeatureSet{true, false, false};
   std::vector<size_t> all(request.devmapRows.size());
@@ -317,14 +318,15 @@ TrainedModel trainSourceBoosted(const TrainRequest& request, const std::string& 
 /// The one factor best on every kernel.
 TrainedModel trainFixedFactor(const TrainRequest& request) {
   const tokenizer::Vocabulary vocabulary =
-      request.vocabularyPath.empty() ? model::coarseningVocabulary(request.kernels, request.dataName)
-                                     : tokenizer::Vocabulary::load(request.vocabularyPath);
+      request.vocabularyPath.empty()
+          ? model::coarseningVocabulary(request.kernels, request.dataName)
+          : tokenizer::Vocabulary::load(request.vocabularyPath);
   if (request.kernels.empty()) throw TrainingError("train: no kernel to choose a factor on");
   TrainedModel trained;
   trained.method = "fixed-factor";
   trained.predictorInfo = model::coarseningModelInfo(vocabulary, request.maxLength);
   trained.predictorInfo.method = "fixed-factor";
-  const std::string factor = std::to_string(baselines::bestFixedFactor(request.kernels));
+  const std::string factor = std::to_string(fixedFactorOf(request.kernels));
   const auto& labels = trained.predictorInfo.labels;
   trained.predictorInfo.fixedLabel =
       static_cast<int>(std::find(labels.begin(), labels.end(), factor) - labels.begin());
@@ -337,12 +339,32 @@ TrainedModel trainFixedFactor(const TrainRequest& request) {
 
 }  // namespace
 
+int fixedFactorOf(const std::vector<data::CoarseningKernel>& kernels) {
+  return baselines::bestFixedFactor(kernels);
+}
+
 data::DevmapPredictor shippedDevmapPredictor(const std::vector<data::DevmapRow>& rows) {
   const TrainRequest defaults;
   if (defaultMethod("devmap") != "source-boosted") {
     throw TrainingError("shipped: the default devmap method has no cross-validation method");
   }
   return sourceBoostedPredictor(rows, defaults.sourceBoosted);
+}
+
+std::string TrainedModel::summaryLine(const std::string& wallTime) const {
+  std::string what = method;
+  if (method == "source-boosted") what += " (" + predictorInfo.sourceFeatures + ")";
+  if (method == "fixed-factor") {
+    what += " (factor " + predictorInfo.labels.at(predictorInfo.fixedLabel) + ")";
+  }
+  if (networks.size() > 1) what += " (" + std::to_string(networks.size()) + " networks)";
+  const bool coarsening = method == "fixed-factor" ||
+                          (!networks.empty() && networks.front().info().task == "coarsening");
+  std::string line = "trained " + what + " on " + std::to_string(examples) +
+                     (coarsening ? " kernels" : " rows") + " in " + wallTime;
+  if (method == "deeptune") line += ": training accuracy " + accuracySummary();
+  if (!heads.empty()) line += "; boosted-tree heads fitted";
+  return line;
 }
 
 TrainedModel trainModel(const TrainRequest& request, const TrainProgress& progress) {

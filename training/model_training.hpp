@@ -80,9 +80,9 @@ struct TrainRequest {
 /// The networks (and heads) a training produced, or the predictor without a network, ready to
 /// save.
 struct TrainedModel {
-  std::string method;  ///< what answers: deeptune, source-boosted or fixed-factor
-  model::ModelInfo predictorInfo;                ///< source-boosted, fixed-factor: the file's
-  std::vector<model::BoostedTreeHead> forest;    ///< source-boosted
+  std::string method;              ///< what answers: deeptune, source-boosted or fixed-factor
+  model::ModelInfo predictorInfo;  ///< source-boosted, fixed-factor: the file's
+  std::vector<model::BoostedTreeHead> forest;  ///< source-boosted
   std::vector<model::DeepTuneModel> networks;
   std::vector<std::optional<model::BoostedTreeHead>> heads;  ///< one per network, or none
   std::vector<model::TrainingSummary> summaries;             ///< one per network
@@ -94,6 +94,10 @@ struct TrainedModel {
   /// Each network's final training accuracy and its best epoch, e.g. "81.2% (best 83.0% at
   /// epoch 41), 80.9% (best 82.5% at epoch 47)".
   std::string accuracySummary() const;
+  /// What `train` prints when done, taking `wallTime`: "trained deeptune (3 networks) on 680 rows
+  /// in 5m02s: training accuracy ..." or "trained source-boosted (tokens,counts,ratios) on 680
+  /// rows in 0.4s" or "trained fixed-factor (factor 4) on 17 kernels in 0.0s".
+  std::string summaryLine(const std::string& wallTime) const;
 };
 
 /// Called after each epoch of network `network` (0-based) and once when a network is trained.
@@ -120,6 +124,11 @@ std::string collapseWarning(int network, int networks, const model::TrainingSumm
 /// speedup on the kernels. Throws TrainingError, the model module's ModelError or the
 /// tokenizer's VocabError.
 TrainedModel trainModel(const TrainRequest& request, const TrainProgress& progress = {});
+
+/// The factor a fixed-factor model trained on `kernels` chooses (the one with the best mean
+/// speedup over them): what `train --task coarsening` writes by default, and the coarsening
+/// evaluation's `shipped`.
+int fixedFactorOf(const std::vector<data::CoarseningKernel>& kernels);
 
 /// `evaluate --methods shipped`: the cross-validation method of what `train` writes by default
 /// for device mapping (defaultMethod("devmap") with TrainRequest's default settings), trained per

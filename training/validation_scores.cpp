@@ -92,8 +92,7 @@ std::vector<ValidationScore> validationScores(
 
 std::string validationTable(const std::string& platform, const std::string& protocol,
                             const std::vector<ValidationScore>& scores) {
-  std::string text = platform + ", " + protocol + ": validation on " +
-                     std::to_string(kInnerFolds) +
+  std::string text = platform + ", " + protocol + ": validation on " + std::to_string(kInnerFolds) +
                      " inner folds of each fold's training sources (no test row read)\n";
   char line[200];
   std::snprintf(line, sizeof line, "%-20s %9s %10s %12s\n", "method", "accuracy", "suite mean",

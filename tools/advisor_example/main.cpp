@@ -55,8 +55,8 @@ int main() {
   launch.range = {{width, height}, {16, 16}};
   launch.transferBytes = bytes /* in */ + 2 * bytes /* out, copied in and back */;
   const deeptune::api::Decision decision = advisor.advise(launch);
-  std::printf("advisor: %s on %s (probability %.2f%s%s)\n", decision.deviceType.c_str(),
-              decision.deviceName.c_str(), decision.probability,
+  std::printf("advisor: %s on %s (%s, probability %.2f%s%s)\n", decision.deviceType.c_str(),
+              decision.deviceName.c_str(), decision.method.c_str(), decision.probability,
               decision.fallback ? ", fallback: " : "", decision.reason.c_str());
   if (!decision.note.empty()) std::printf("  note: %s\n", decision.note.c_str());
 

@@ -178,14 +178,14 @@ int runEvaluate(const Args& args) {
   ProgressPrinter printer;
   const training::DevmapEvaluation result =
       training::evaluateDevmap(request, progressLines(printer, request));
-  std::fputs((request.validation
-                  ? training::validationTable(request.platform, request.protocol.description,
-                                              result.validation)
-                  : evaluation::devmapScoreTable(request.platform, request.protocol.description,
-                                                 request.rows, request.protocol.foldOfRow,
-                                                 result.methods))
-                 .c_str(),
-             stdout);
+  std::fputs(
+      (request.validation
+           ? training::validationTable(request.platform, request.protocol.description,
+                                       result.validation)
+           : evaluation::devmapScoreTable(request.platform, request.protocol.description,
+                                          request.rows, request.protocol.foldOfRow, result.methods))
+          .c_str(),
+      stdout);
   std::printf("report: %s/summary.md (%s)\n", request.reportDir.c_str(),
               formatDuration(printer.elapsed()).c_str());
   return kExitOk;

@@ -1,4 +1,4 @@
-// deeptune train: trains the DeepTune device-mapping model on a labelled CSV and saves it.
+// deeptune train: trains a device-mapping or coarsening predictor on labelled data and saves it.
 #include <cstdio>
 
 #include "data/file_io.hpp"
@@ -15,7 +15,7 @@ namespace {
 /// The command line of train: the library's request and the CLI's paths and names.
 struct TrainArguments {
   training::TrainRequest request;
-  std::string dataPath, output, batching, lstm;
+  std::string dataPath, output, batching, lstm, sourceFeatures, treeSettings;
 };
 
 po::options_description trainOptions(TrainArguments& a) {
@@ -23,6 +23,11 @@ po::options_description trainOptions(TrainArguments& a) {
   // clang-format off
   options.add_options()
       ("task", po::value(&a.request.task)->default_value("devmap"), "task: devmap or coarsening")
+      ("method", po::value(&a.request.method), "devmap: source-boosted (default), token-boosted "
+       "or deeptune; coarsening: fixed-factor (default) or deeptune (README.md, \"Predictors\")")
+      ("source-features", po::value(&a.sourceFeatures)->default_value("tokens,counts,ratios"),
+       "source-boosted: tokens, counts, ratios")
+      ("boosted-trees", po::value(&a.treeSettings), "source-boosted: e.g. rounds=50,depth=6")
       ("data", po::value(&a.dataPath)->required(),
        "labelled CSV (devmap: e.g. cgo17-amd.csv, or a CSV `deeptune measure` wrote on two "
        "devices; coarsening: e.g. pact-2014-runtimes.csv)")
@@ -92,15 +97,15 @@ int runTrain(const Args& args) {
                     "usage: deeptune train --task devmap --data CSV -o MODEL [options]\n"
                     "       deeptune train --task coarsening --data CSV --platform GPU -o MODEL\n"
                     "                      [--transfer-from DEVMAP.model] [options]\n\n"
-                    "Trains the DeepTune model on every row of CSV (devmap) or on every kernel of\n"
-                    "CSV, labelled by its fastest factor on GPU (coarsening), and writes a model\n"
-                    "file (which must not be one of the input files).",
+                    "Trains a predictor on every row of CSV (devmap) or on every kernel of CSV,\n"
+                    "labelled by its fastest factor on GPU (coarsening), and writes a model file.",
                     options, {}, vm)) {
     return kExitOk;
   }
   request.boostedHeadCounts = vm.count("boosted-head-counts") > 0;
   request.boostedHead = vm.count("boosted-head") > 0 || request.boostedHeadCounts;
   request.paperPadding = vm.count("paper-padding") > 0;
+  request.sourceBoosted = training::sourceBoostedOptions(a.sourceFeatures, a.treeSettings, "train");
   training::checkTrainRequest(request);
   if (!request.fromPath.empty()) {
     request.fromPath = startingModelPath(request.fromPath, vm, "train");
@@ -124,12 +129,8 @@ int runTrain(const Args& args) {
   const training::TrainedModel trained =
       training::trainModel(request, trainProgress(printer, request.networks));
   trained.save(a.output);
-  const int networks = request.networks;
-  const std::string what = networks > 1 ? std::to_string(networks) + " networks " : "";
-  std::printf("trained %son %zu %s in %s: training accuracy %s%s; wrote %s\n", what.c_str(),
-              trained.examples, request.task == "devmap" ? "rows" : "kernels",
-              formatDuration(printer.elapsed()).c_str(), trained.accuracySummary().c_str(),
-              request.boostedHead ? "; boosted-tree heads fitted" : "", a.output.c_str());
+  std::printf("%s; wrote %s\n", trained.summaryLine(formatDuration(printer.elapsed())).c_str(),
+              a.output.c_str());
   return kExitOk;
 }
 

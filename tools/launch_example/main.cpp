@@ -18,9 +18,8 @@ namespace {
 void report(const char* what, const deeptune::api::LaunchResult& result) {
   const deeptune::api::Decision& d = result.decision;
   std::printf("%s: %s says %s (probability %.2f%s) for %llu bytes, wgsize %zu; ran on %s\n", what,
-              d.fallback ? "the fallback" : "the model", d.deviceType.c_str(), d.probability,
-              d.cached ? ", cached" : "", static_cast<unsigned long long>(d.transferBytes),
-              d.wgsize, d.deviceName.c_str());
+              d.method.c_str(), d.deviceType.c_str(), d.probability, d.cached ? ", cached" : "",
+              static_cast<unsigned long long>(d.transferBytes), d.wgsize, d.deviceName.c_str());
   if (d.fallback) std::printf("  fallback because: %s\n", d.reason.c_str());
   if (!d.note.empty()) std::printf("  note: %s\n", d.note.c_str());
   std::printf("  time: %.3f ms in, %.3f ms kernel, %.3f ms out\n", result.h2dMs, result.kernelMs,
