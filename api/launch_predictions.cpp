@@ -79,7 +79,8 @@ LaunchDecision LaunchTable::decide(size_t r, Predictor& predictor) {
 
 std::string launchCsvHeader() {
   return data::csvRow(
-      {"line", "file", "kernel", "dsize", "wgsize", "device", "device_name", "probability"});
+      {"line", "file", "kernel", "dsize", "wgsize", "device", "device_name", "probability",
+       "method"});
 }
 
 std::string launchCsvRow(const LaunchDecision& launch) {
@@ -87,7 +88,8 @@ std::string launchCsvRow(const LaunchDecision& launch) {
   char probability[32];
   std::snprintf(probability, sizeof probability, "%.4f", decision.probability);
   return data::csvRow({std::to_string(launch.line), launch.file, decision.kernel, launch.dsizeText,
-                       launch.wgsizeText, decision.deviceType, decision.modelDevice, probability});
+                       launch.wgsizeText, decision.deviceType, decision.modelDevice, probability,
+                       decision.method});
 }
 
 std::string launchJson(const LaunchDecision& launch) {
@@ -98,7 +100,8 @@ std::string launchJson(const LaunchDecision& launch) {
                         {"dsize", launch.dsize},
                         {"wgsize", launch.wgsize},
                         {"device", decision.deviceType},
-                        {"probability", decision.probability}};
+                        {"probability", decision.probability},
+                        {"method", decision.method}};
   if (!decision.modelDevice.empty()) out["device_name"] = decision.modelDevice;
   return out.dump();
 }

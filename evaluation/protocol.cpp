@@ -3,6 +3,7 @@
 #include "evaluation/protocol.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <random>
 #include <set>
 #include <unordered_map>
@@ -97,14 +98,36 @@ Protocol interleavedFolds(size_t count, int k) {
                    std::to_string(folds) + " interleaved inner folds");
 }
 
+namespace {
+
+/// `source` with its layout dropped: every run of whitespace one space, none at either end (a
+/// copy that differs only by a trailing newline or indentation is the same program).
+std::string withoutLayout(const std::string& source) {
+  std::string text;
+  bool space = false;
+  for (char c : source) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = !text.empty();
+      continue;
+    }
+    if (space) text += ' ';
+    space = false;
+    text += c;
+  }
+  return text;
+}
+
+}  // namespace
+
 std::vector<std::string> pretrainingSources(const std::vector<std::string>& candidates,
                                             const std::vector<std::string>& evaluatedSources,
                                             size_t& excluded) {
-  const std::set<std::string> evaluated(evaluatedSources.begin(), evaluatedSources.end());
+  std::set<std::string> evaluated;
+  for (const std::string& source : evaluatedSources) evaluated.insert(withoutLayout(source));
   std::vector<std::string> kept;
   excluded = 0;
   for (const std::string& source : candidates) {
-    if (evaluated.count(source) != 0) {
+    if (evaluated.count(withoutLayout(source)) != 0) {
       ++excluded;
     } else {
       kept.push_back(source);

@@ -58,8 +58,9 @@ Protocol interleavedFolds(size_t count, int k);
 
 /// Pretraining on unlabelled sources, under every protocol: every evaluated source is a test
 /// source of some fold, so an unlabelled copy of one would be a look at it. Returns the
-/// `candidates` (in order) that are not among `evaluatedSources`, and counts in `excluded` those
-/// left out.
+/// `candidates` (in order) that are not among `evaluatedSources`, compared without their layout
+/// (whitespace runs as one space, none at the ends: a copy plus a trailing newline is a copy),
+/// and counts in `excluded` those left out.
 std::vector<std::string> pretrainingSources(const std::vector<std::string>& candidates,
                                             const std::vector<std::string>& evaluatedSources,
                                             size_t& excluded);

@@ -61,7 +61,7 @@ float scaledAuxInput(const ModelInfo& info, float value) {
 InferenceModel::InferenceModel(ModelInfo info, std::vector<Network> networks,
                                std::vector<BoostedTreeHead> forest)
     : info_(std::move(info)), networks_(std::move(networks)), forest_(std::move(forest)) {
-  if (info_.method == "source-boosted") features_ = parseSourceFeatureSet(info_.sourceFeatures);
+  if (info_.method == "source-boosted") views_ = parseSourceFeatureViews(info_.sourceFeatures);
 }
 
 InferenceModel InferenceModel::load(const std::string& path) {
@@ -98,11 +98,16 @@ std::vector<float> InferenceModel::predictWithoutNetwork(const Example& example)
     probabilities.at(static_cast<size_t>(info_.fixedLabel)) = 1.0f;
     return probabilities;
   }
-  const std::vector<float> row =
-      sourceFeatureRow(features_, example.tokens, info_.vocabulary.size(), example.staticCounts,
-                       std::vector<double>(example.aux.begin(), example.aux.end()));
+  const std::vector<double> aux(example.aux.begin(), example.aux.end());
+  std::vector<std::vector<float>> rows;
+  for (const SourceFeatureSet& view : views_) {
+    rows.push_back(
+        sourceFeatureRow(view, example.tokens, info_.vocabulary.size(), example.staticCounts, aux));
+  }
   double gpu = 0;
-  for (const BoostedTreeHead& model : forest_) gpu += boostedTreeProbability(model, row);
+  for (size_t m = 0; m < forest_.size(); ++m) {
+    gpu += boostedTreeProbability(forest_[m], rows[m % rows.size()]);
+  }
   gpu /= static_cast<double>(forest_.size());
   return {static_cast<float>(1.0 - gpu), static_cast<float>(gpu)};
 }

@@ -51,7 +51,7 @@ class InferenceModel {
   ModelInfo info_;
   std::vector<Network> networks_;
   std::vector<BoostedTreeHead> forest_;  ///< source-boosted
-  SourceFeatureSet features_;            ///< source-boosted
+  std::vector<SourceFeatureSet> views_;  ///< source-boosted: forest_[m] reads views_[m % size]
 };
 
 /// Writes a predictor without a network (format 7; model/README.md, "Predictors"): info.method

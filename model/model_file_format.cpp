@@ -195,7 +195,7 @@ void validateInfo(const ModelInfo& info) {
     throw ModelError("unknown pooling '" + info.pooling + "' of the token states (last, mean)");
   }
   if (info.method == "source-boosted") {
-    parseSourceFeatureSet(info.sourceFeatures);
+    parseSourceFeatureViews(info.sourceFeatures);
     if (info.labels.size() != 2) throw ModelError("a source-boosted model needs two labels");
   } else if (info.method == "fixed-factor") {
     if (info.task != "coarsening" || info.fixedLabel < 0 ||
@@ -367,9 +367,15 @@ std::vector<BoostedTreeHead> forestOf(const nlohmann::json& predictor, const Mod
     throw ModelError(path + ": a source-boosted predictor of 1 to " + std::to_string(kMaxNetworks) +
                      " boosted-tree models expected");
   }
-  const size_t width = sourceFeatureWidth(parseSourceFeatureSet(info.sourceFeatures),
-                                          info.vocabulary.size(), info.auxInputs.size());
+  const std::vector<SourceFeatureSet> views = parseSourceFeatureViews(info.sourceFeatures);
+  if (models.size() % views.size() != 0) {
+    throw ModelError(path + ": " + std::to_string(models.size()) + " boosted-tree models for " +
+                     std::to_string(views.size()) +
+                     " feature sets (the same number for each expected)");
+  }
   for (const nlohmann::json& model : models) {
+    const size_t width = sourceFeatureWidth(views[forest.size() % views.size()],
+                                            info.vocabulary.size(), info.auxInputs.size());
     try {
       forest.push_back(headOf(model));
     } catch (const ModelError& e) {
@@ -379,7 +385,8 @@ std::vector<BoostedTreeHead> forestOf(const nlohmann::json& predictor, const Mod
     if (forest.back().features != static_cast<int>(width) || forest.back().tokenCounts) {
       throw ModelError(path + ": a boosted-tree model over " +
                        std::to_string(forest.back().features) + " features, its rows (" +
-                       info.sourceFeatures + ") have " + std::to_string(width));
+                       sourceFeatureSetName(views[(forest.size() - 1) % views.size()]) + ") have " +
+                       std::to_string(width));
     }
   }
   return forest;

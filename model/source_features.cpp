@@ -40,6 +40,25 @@ std::string sourceFeatureSetName(const SourceFeatureSet& set) {
   return name;
 }
 
+std::vector<SourceFeatureSet> parseSourceFeatureViews(const std::string& views) {
+  std::vector<SourceFeatureSet> sets;
+  for (const std::string& view : data::splitText(views, '+')) {
+    sets.push_back(parseSourceFeatureSet(view));
+  }
+  if (sets.empty() || sets.size() > 8) {
+    throw ModelError("1 to 8 feature sets joined by '+' expected, not '" + views + "'");
+  }
+  return sets;
+}
+
+std::string sourceFeatureViewsName(const std::vector<SourceFeatureSet>& views) {
+  std::string name;
+  for (const SourceFeatureSet& view : views) {
+    name += (name.empty() ? "" : "+") + sourceFeatureSetName(view);
+  }
+  return name;
+}
+
 size_t sourceFeatureWidth(const SourceFeatureSet& set, size_t vocabularySize, size_t auxInputs) {
   return (set.tokenCounts ? vocabularySize : 0) + (set.staticCounts ? kStaticCountValues : 0) +
          (set.ratios ? kRatioValues : 0) + auxInputs;

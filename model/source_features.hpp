@@ -22,6 +22,13 @@ SourceFeatureSet parseSourceFeatureSet(const std::string& list);
 /// The list parseSourceFeatureSet reads back ("tokens,counts,ratios" order).
 std::string sourceFeatureSetName(const SourceFeatureSet& set);
 
+/// Several feature sets joined by '+' (e.g. "counts+tokens"): the views of a source-boosted
+/// predictor, each read by its own boosted-tree models. Throws ModelError as
+/// parseSourceFeatureSet does, or for more than 8 views.
+std::vector<SourceFeatureSet> parseSourceFeatureViews(const std::string& views);
+/// The text parseSourceFeatureViews reads back.
+std::string sourceFeatureViewsName(const std::vector<SourceFeatureSet>& views);
+
 /// How many static counts a row's `counts` part holds (comp, rational, mem, localmem, coalesced,
 /// atomic: tokenizer::StaticCounts' order) and how many ratios the `ratios` part.
 constexpr size_t kStaticCountValues = 6;

@@ -47,14 +47,24 @@ TEST_CASE("cli predict: a kernel of kernels/ with the bundled models", "[cli][pr
 
 TEST_CASE("cli predict --task coarsening: the bundled GPU models' factors", "[cli][predict]") {
   // Pinned decisions of the bundled models (models/README.md); retraining them changes these.
+  // Since issue 41 the default (coarsening-GPU.model) is the fixed factor of the 17 training
+  // kernels on that GPU; the DeepTune-TL models are GPU-deeptune, their pins unchanged.
   const struct {
     const char* platform;
     const char* kernel;
     int factor;
-  } pins[] = {{"cypress", "saxpy", 8},        {"tahiti", "saxpy", 4},
-              {"fermi", "saxpy", 1},          {"kepler", "saxpy", 1},
-              {"Cypress", "matmul_naive", 1}, {"KEPLER", "matmul_naive", 4},
-              {"tahiti", "mandelbrot", 4}};
+    const char* method;
+  } pins[] = {{"cypress-deeptune", "saxpy", 8, "deeptune"},
+              {"tahiti-deeptune", "saxpy", 4, "deeptune"},
+              {"fermi-deeptune", "saxpy", 1, "deeptune"},
+              {"kepler-deeptune", "saxpy", 1, "deeptune"},
+              {"Cypress-deeptune", "matmul_naive", 1, "deeptune"},
+              {"KEPLER-DeepTune", "matmul_naive", 4, "deeptune"},
+              {"tahiti-deeptune", "mandelbrot", 4, "deeptune"},
+              {"cypress", "saxpy", 4, "fixed-factor"},
+              {"tahiti", "mandelbrot", 4, "fixed-factor"},
+              {"fermi", "saxpy", 4, "fixed-factor"},
+              {"Kepler", "matmul_naive", 2, "fixed-factor"}};
   for (const auto& pin : pins) {
     const std::string kernel = deeptune::test::sourceDir() + "/kernels/" + pin.kernel + ".cl";
     const auto result =
@@ -65,6 +75,7 @@ TEST_CASE("cli predict --task coarsening: the bundled GPU models' factors", "[cl
     const auto json = nlohmann::json::parse(result.out);
     CHECK(json.at("kernel") == pin.kernel);
     CHECK(json.at("factor").get<int>() == pin.factor);
+    CHECK(json.at("method") == pin.method);
     double sum = 0, best = 0;
     std::vector<int> factors;
     for (const auto& entry : json.at("probabilities")) {
@@ -79,7 +90,7 @@ TEST_CASE("cli predict --task coarsening: the bundled GPU models' factors", "[cl
   const auto plain = runCli("predict --task coarsening '" + deeptune::test::sourceDir() +
                             "/kernels/saxpy.cl'");  // Tahiti by default
   REQUIRE(plain.exitCode == 0);
-  CHECK(plain.out == "saxpy: coarsening factor 4 (probability 0.23)\n");
+  CHECK(plain.out == "saxpy: coarsening factor 4 (probability 1.00; fixed-factor)\n");
 }
 
 TEST_CASE("cli predict: bad input exits 2 with one line", "[cli][predict]") {

@@ -97,6 +97,18 @@ TEST_CASE("metrics: hand-computed example", "[metrics]") {
   CHECK(perBenchmark[2].oracle == Approx(1.5));
 }
 
+TEST_CASE("metrics: the suite mean weighs every suite the same", "[metrics]") {
+  ev::MethodScores method;
+  CHECK(ev::suiteMeanAccuracy(method) == 0);
+  method.overall.accuracy = (0.9 * 500 + 0.5 * 10) / 510;
+  method.suites = {{"NPB", {}}, {"SHOC", {}}};
+  method.suites[0].scores.rows = 500;
+  method.suites[0].scores.accuracy = 0.9;
+  method.suites[1].scores.rows = 10;
+  method.suites[1].scores.accuracy = 0.5;
+  CHECK(ev::suiteMeanAccuracy(method) == Approx(0.7));  // not the rows' 0.892
+}
+
 TEST_CASE("metrics: mean and spread of repeated runs", "[metrics]") {
   const auto spread = ev::spreadOf({0.80, 0.86, 0.83});
   CHECK(spread.mean == Approx(0.83));

@@ -56,7 +56,7 @@ TEST_CASE("evaluation plan: method lists are checked before any training", "[eva
         std::vector<std::string>{"grewe", "static"});
   CHECK_THROWS_WITH(selectMethods("static,magic", devmapMethods(), "devmap"),
                     "unknown method 'magic' for devmap (static, grewe, hand-tree, memory, "
-                    "hand-boosted, token-boosted, deeptune)");
+                    "hand-boosted, token-boosted, source-boosted, shipped, deeptune)");
   CHECK_THROWS_WITH(selectMethods("static,,grewe", devmapMethods(), "devmap"),
                     Contains("unknown method ''"));
   CHECK_THROWS_WITH(selectMethods("", devmapMethods(), "devmap"), "--methods names no method");

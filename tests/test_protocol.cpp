@@ -77,4 +77,8 @@ TEST_CASE("protocol: pretraining never sees an evaluated source", "[protocol]") 
   CHECK(excluded == 1);
   CHECK(pretrainingSources({"b"}, {"b"}, excluded).empty());
   CHECK(excluded == 1);
+  // MatrixTranspose's case (issue 41): the evaluated source plus a newline, or re-indented.
+  CHECK(pretrainingSources({"k(x) {\n  y;\n}\n", "k(x) { y; }", "k(x) {y;}"}, {"k(x) {\n  y;\n}"},
+                           excluded) == std::vector<std::string>{"k(x) {y;}"});
+  CHECK(excluded == 2);
 }

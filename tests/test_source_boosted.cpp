@@ -91,8 +91,9 @@ TEST_CASE("source-boosted: train's model file predicts what evaluate's fold mode
   trained.save(path);
   const model::InferenceModel loaded = model::InferenceModel::load(path);
   CHECK(loaded.info().method == "source-boosted");
+  const training::TrainRequest defaults;
   CHECK(loaded.info().sourceFeatures ==
-        model::sourceFeatureSetName(training::TrainRequest{}.sourceBoosted.features));
+        model::sourceFeatureViewsName(defaults.sourceBoosted.views));
   CHECK(loaded.info().networks == 0);
   const std::vector<std::string> folded = training::shippedDevmapPredictor(rows)(train, test, 0);
   REQUIRE(folded.size() == test.size());
@@ -128,9 +129,9 @@ TEST_CASE("source-boosted: a file whose trees do not fit its features is refused
                     Contains("1 to 64 boosted-tree models"));
   request.train.epochs = 3;  // a network's option, for a method without one
   CHECK_THROWS_WITH(training::checkTrainRequest(request), Contains("trains no network"));
-  request = {};
-  request.method = "lstm";
-  CHECK_THROWS_WITH(training::checkTrainRequest(request), Contains("unknown --method 'lstm'"));
+  training::TrainRequest unknown;
+  unknown.method = "lstm";
+  CHECK_THROWS_WITH(training::checkTrainRequest(unknown), Contains("unknown --method 'lstm'"));
 }
 
 TEST_CASE("fixed-factor: the coarsening default chooses the training kernels' best factor",
@@ -184,4 +185,36 @@ TEST_CASE("validation scores never train on nor score an outer test row", "[sour
   for (const auto& row : rows) gpuRows += row.oracle == "GPU" ? 1 : 0;
   // Always "GPU": the accuracy is the GPU share of the rows, counted once per fold they train in.
   CHECK(scores.front().accuracy == Approx(static_cast<double>(gpuRows) / rows.size()).margin(0.02));
+}
+
+TEST_CASE("source-boosted: views of different features, each with its own models, averaged",
+          "[source-boosted]") {
+  const std::vector<data::DevmapRow> rows = amdRows();
+  const training::SourceBoostedOptions options =
+      training::sourceBoostedOptions("counts+tokens", "models=2,rounds=10", "test");
+  REQUIRE(options.views.size() == 2);
+  std::vector<size_t> train(120);
+  for (size_t i = 0; i < train.size(); ++i) train[i] = i;
+  const auto vocabulary = tokenizer::Vocabulary::load(test::paperDataDir() + "/vocab-128.json");
+  training::SourceBoostedModel fitted =
+      training::fitSourceBoosted(rows, train, vocabulary, options);
+  CHECK(fitted.info.sourceFeatures == "counts+tokens");
+  REQUIRE(fitted.forest.size() == 4);  // models x views, member m reads view m % 2
+  CHECK(fitted.forest[0].features == 8);
+  CHECK(fitted.forest[1].features == static_cast<int>(vocabulary.size()) + 2);
+  test::ScratchDir dir("deeptune-source-boosted-views");
+  const std::string path = (dir.path / "m.model").string();
+  model::savePredictorFile(path, fitted.info, fitted.forest);
+  const model::InferenceModel loaded = model::InferenceModel::load(path);
+  const model::InferenceModel inMemory =
+      model::InferenceModel::ofPredictor(fitted.info, fitted.forest);
+  for (size_t i = 200; i < 260; ++i)
+    CHECK(predictedDevice(loaded, rows[i]) == predictedDevice(inMemory, rows[i]));
+  fitted.forest.pop_back();
+  CHECK_THROWS_WITH(model::savePredictorFile(path, fitted.info, fitted.forest),
+                    Contains("3 boosted-tree models for 2 feature sets"));
+  CHECK_THROWS_WITH(training::sourceBoostedOptions("counts+", "", "train"),
+                    Contains("train: --source-features"));
+  CHECK_THROWS_WITH(training::sourceBoostedOptions("counts", "depth=0", "evaluate"),
+                    Contains("evaluate: --boosted-trees: 'depth=0'"));
 }

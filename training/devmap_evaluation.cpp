@@ -227,7 +227,7 @@ std::string sourceBoostedSettings(const DevmapEvaluationRequest& request) {
     return std::find(request.methods.begin(), request.methods.end(), name) != request.methods.end();
   };
   const auto describe = [](const SourceBoostedOptions& options) {
-    return "features " + model::sourceFeatureSetName(options.features) + ", trees " +
+    return "features " + model::sourceFeatureViewsName(options.views) + ", trees " +
            treeSettingsText(options);
   };
   if (has("source-boosted")) line += "source-boosted: " + describe(request.sourceBoosted) + "; ";

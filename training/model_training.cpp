@@ -297,7 +297,7 @@ TrainedModel trainSourceBoosted(const TrainRequest& request, const std::string& 
       request.vocabularyPath.empty() ? model::devmapVocabulary(request.devmapRows, request.dataName)
                                      : tokenizer::Vocabulary::load(request.vocabularyPath);
   SourceBoostedOptions options = request.sourceBoosted;
-  if (method == "token-boosted") options.features = model::SourceFeatureSet{true, false, false};
+  if (method == "token-boosted") options.views = {model::SourceFeatureSet{true, false, false}};
   std::vector<size_t> all(request.devmapRows.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   SourceBoostedModel fitted = fitSourceBoosted(request.devmapRows, all, vocabulary, options);

@@ -61,23 +61,30 @@ SourceBoostedModel fitSourceBoosted(const std::vector<data::DevmapRow>& rows,
   if (options.models < 1 || options.models > 64) {
     throw TrainingError("source-boosted: 1 to 64 boosted-tree models");
   }
+  if (options.views.empty() || options.views.size() * static_cast<size_t>(options.models) > 64) {
+    throw TrainingError("source-boosted: 1 to 64 boosted-tree models over 1 to 8 feature sets");
+  }
   RowExamples examples(rows, vocabulary);
-  std::vector<std::vector<float>> features;
+  std::vector<std::vector<std::vector<float>>> features(options.views.size());
   std::vector<int> labels;
   for (size_t i : train) {
     const model::Example example = examples(i);
-    features.push_back(featureRow(options.features, example, vocabulary.size()));
+    for (size_t v = 0; v < options.views.size(); ++v) {
+      features[v].push_back(featureRow(options.views[v], example, vocabulary.size()));
+    }
     labels.push_back(example.label);
   }
   SourceBoostedModel fitted;
   fitted.info = model::devmapModelInfo(vocabulary, kSourceBoostedMaxLength, false);
   fitted.info.method = "source-boosted";
-  fitted.info.sourceFeatures = model::sourceFeatureSetName(options.features);
+  fitted.info.sourceFeatures = model::sourceFeatureViewsName(options.views);
   fitted.info.trainingRows = static_cast<int>(train.size());
-  for (int m = 0; m < options.models; ++m) {
+  for (int m = 0; m < options.models; ++m) {  // member m * views + v reads view v
     model::BoostedTreeOptions trees = options.trees;
     trees.seed += static_cast<uint64_t>(m);
-    fitted.forest.push_back(model::fitBoostedTreeHead(features, labels, trees));
+    for (size_t v = 0; v < options.views.size(); ++v) {
+      fitted.forest.push_back(model::fitBoostedTreeHead(features[v], labels, trees));
+    }
   }
   return fitted;
 }
@@ -107,7 +114,7 @@ SourceBoostedOptions sourceBoostedOptions(const std::string& features, const std
                                           const std::string& command) {
   SourceBoostedOptions options;
   try {
-    options.features = model::parseSourceFeatureSet(features);
+    options.views = model::parseSourceFeatureViews(features);
   } catch (const model::ModelError& e) {
     throw TrainingError(command + ": --source-features: " + e.what());
   }

@@ -17,7 +17,8 @@ namespace deeptune::training {
 /// The source-boosted predictor's settings. The defaults are what `train` ships for device
 /// mapping, chosen on validation carved from training folds (docs/results.md, "What ships").
 struct SourceBoostedOptions {
-  model::SourceFeatureSet features{true, true, true};
+  /// The feature sets ("views"), each read by `models` boosted-tree models; all are averaged.
+  std::vector<model::SourceFeatureSet> views{model::SourceFeatureSet{true, true, true}};
   model::BoostedTreeOptions trees;
   int models = 1;  ///< boosted-tree models averaged, with seeds trees.seed, + 1, ...
 };

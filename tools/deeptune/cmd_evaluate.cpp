@@ -37,7 +37,7 @@ po::options_description evaluateOptions(EvaluateArguments& a) {
        "source-boosted, token-boosted, and the references hand-tree, memory, hand-boosted "
        "(evaluation/README.md)")
       ("source-features", po::value(&a.sourceFeatures)->default_value("tokens,counts,ratios"),
-       "what source-boosted reads: tokens, counts, ratios (model/source_features.hpp)")
+       "what source-boosted reads: tokens, counts, ratios; views joined by + (e.g. counts+tokens)")
       ("boosted-trees", po::value(&a.treeSettings), "source-boosted's trees, e.g. rounds=50,"
        "depth=6,eta=0.3,colsample=1,models=1")
       ("validation", "score on 5 inner folds of each fold's training sources, not the test folds")
@@ -57,26 +57,21 @@ po::options_description evaluateOptions(EvaluateArguments& a) {
       ("paper-padding", "pre-pad every sequence to --max-length (the paper's Keras input)")
       ("aux-scale", po::value(&a.request.deeptune.auxScale)->default_value("raw"),
        "how DeepTune reads transfer and wgsize: raw (the paper's) or log2")
-      ("ensemble", "with --seeds 2 or more, also report deeptune-ensemble: the runs' GPU "
-       "probabilities averaged")
+      ("ensemble", "with --seeds 2 or more, also report deeptune-ensemble (the runs averaged)")
       ("pooling", po::value(&a.request.deeptune.pooling)->default_value("last"),
-       "what DeepTune's heads read of the LSTM: its state at the last token (the paper's) or "
-       "the mean over every token")
+       "what DeepTune's heads read of the LSTM: last (the paper's) or mean (over every token)")
       ("early-stopping", po::value(&a.request.deeptune.earlyStopping)->default_value(0),
-       "hold out this fraction of each fold's training sources and keep the epoch that scores "
-       "best on them (0: off, the paper's)")
+       "hold out this share of each fold's training sources, keep its best epoch (0: off)")
       ("pretrain-epochs", po::value(&a.request.deeptune.pretrainEpochs)->default_value(0),
        "pretrain DeepTune's LSTM as a next-token language model on each fold's training "
        "sources for this many epochs first (0: off, the paper's)")
       ("pretrain-corpus", po::value(&a.pretrainCorpus),
        "with --pretrain-epochs: also pretrain on every .cl file of this folder (normalized "
        "kernels, e.g. written by deeptune rewrite)")
-      ("tree-head", "also report deeptune-tree: a depth-5 tree on each trained network's "
-       "language-model states and log2 transfer and wgsize (no extra training)")
+      ("tree-head", "also report deeptune-tree: a depth-5 tree on each network's states and sizes")
       ("boosted-head", "also report deeptune-boosted: XGBoost's boosted trees on the same "
        "states and log2 sizes (with --ensemble, also their probabilities averaged)")
-      ("boosted-head-counts", "also report deeptune-boosted-tc: the same boosted trees with "
-       "each row's token counts beside the states (with --ensemble, also averaged)")
+      ("boosted-head-counts", "also report deeptune-boosted-tc: the same with token counts")
       ("from", po::value(&a.request.fromPath),
        "fine-tune: every fold's DeepTune starts from this model (a file, or amd / nvidia for a "
        "bundled one), its vocabulary and sizes; the whole network when its devices are the "
@@ -186,7 +181,8 @@ int runEvaluate(const Args& args) {
                                           request.rows, request.protocol.foldOfRow, result.methods))
           .c_str(),
       stdout);
-  std::printf("report: %s/summary.md (%s)\n", request.reportDir.c_str(),
+  std::printf("report: %s/%s (%s)\n", request.reportDir.c_str(),
+              request.validation ? "validation.csv" : "summary.md",
               formatDuration(printer.elapsed()).c_str());
   return kExitOk;
 }

@@ -26,7 +26,7 @@ po::options_description trainOptions(TrainArguments& a) {
       ("method", po::value(&a.request.method), "devmap: source-boosted (default), token-boosted "
        "or deeptune; coarsening: fixed-factor (default) or deeptune (README.md, \"Predictors\")")
       ("source-features", po::value(&a.sourceFeatures)->default_value("tokens,counts,ratios"),
-       "source-boosted: tokens, counts, ratios")
+       "source-boosted: tokens, counts, ratios; views joined by +")
       ("boosted-trees", po::value(&a.treeSettings), "source-boosted: e.g. rounds=50,depth=6")
       ("data", po::value(&a.dataPath)->required(),
        "labelled CSV (devmap: e.g. cgo17-amd.csv, or a CSV `deeptune measure` wrote on two "
@@ -34,8 +34,7 @@ po::options_description trainOptions(TrainArguments& a) {
       ("platform", po::value(&a.request.platform),
        "coarsening: the device whose runtimes label the kernels (e.g. Tahiti)")
       ("transfer-from", po::value(&a.request.transferPath),
-       "start from this model's embedding and LSTM layers (transfer learning; its vocabulary "
-       "is used)")
+       "start from this model's embedding and LSTM layers and vocabulary (transfer learning)")
       ("from", po::value(&a.request.fromPath),
        "devmap: fine-tune this model (a file, or amd / nvidia for a bundled one): its "
        "vocabulary, sizes and weights; its output layers start afresh when its two devices are "
@@ -59,15 +58,11 @@ po::options_description trainOptions(TrainArguments& a) {
       ("aux-scale", po::value(&a.request.auxScale)->default_value("raw"),
        "devmap: how the model reads transfer and wgsize: raw (the paper's) or log2")
       ("pooling", po::value(&a.request.pooling)->default_value("last"),
-       "what the heads read of the LSTM: its state at the last token (the paper's) or the mean "
-       "over every token")
+       "what the heads read of the LSTM: last (the paper's) or mean (over every token)")
       ("networks", po::value(&a.request.networks)->default_value(1),
-       "train this many networks (seeds SEED, SEED+1000, ...) into one model file whose "
-       "prediction is their mean probability (an ensemble)")
-      ("boosted-head", "devmap: each network predicts through boosted trees (XGBoost, 50 rounds, "
-       "depth 6) fitted on its pooled LSTM states and log2 transfer, wgsize of the training rows")
-      ("boosted-head-counts", "devmap: the same, with each row's token counts beside the "
-       "states");
+       "deeptune: an ensemble of N networks (seeds SEED, SEED+1000, ...), their mean answers")
+      ("boosted-head", "deeptune: each network answers through boosted trees on its pooled states")
+      ("boosted-head-counts", "deeptune: the same, with each row's token counts beside the states");
   // clang-format on
   return options;
 }

@@ -13,11 +13,11 @@ int runUpgradeModel(const Args& args) {
       "usage: deeptune upgrade-model MODEL -o OUT\n"
       "\n"
       "Reads MODEL, one network of any format version this deeptune reads (2, whose weights are\n"
-      "a LibTorch archive, to 6), and writes the same network and metadata to OUT in the format\n"
-      "this deeptune writes for it, which prediction reads without LibTorch: version 4, or 6 for\n"
-      "a model whose labels name measured devices. A file of several networks or boosted-tree\n"
-      "heads (version 5, or 6 with devices) is already current and refused. OUT must not be\n"
-      "MODEL itself (write a new file; rename it over MODEL if wanted).";
+      "a LibTorch archive, to 6), and writes it to OUT in the format this deeptune writes for\n"
+      "it: version 4, or 6 for a model whose labels name measured devices. A predictor without\n"
+      "a network (version 7) is written again as it is; a file of several networks or heads\n"
+      "(version 5, or 6 with devices) is already current and refused. OUT must not be MODEL\n"
+      "itself (write a new file; rename it over MODEL if wanted).";
   po::options_description options("options");
   std::string input;
   std::string output;
