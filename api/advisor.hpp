@@ -21,8 +21,10 @@ constexpr uint64_t kDefaultFallbackGpuBytes = uint64_t{64} << 20;
 
 /// How the advisor reaches its model and what it does without one.
 struct AdvisorOptions {
-  std::string model;             ///< devmap model file; empty: the bundled model of `platform`
-  std::string platform = "amd";  ///< bundled model: amd or nvidia
+  std::string model;  ///< devmap model file; empty: the bundled model of `platform`
+  /// Bundled model: amd or nvidia (the default predictor), amd-deeptune or nvidia-deeptune (the
+  /// DeepTune LSTM models).
+  std::string platform = "amd";
   /// Ask a `deeptune __predict-server` process instead of running the model in this process:
   /// needed only with an OpenCL driver that loads an LLVM other than the rewriter's (15).
   bool outOfProcess = false;

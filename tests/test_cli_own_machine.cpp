@@ -71,6 +71,21 @@ TEST_CASE("own machine: measure, train, predict and validate on PoCL's two devic
   const std::string fastest = verdict["fastest"];
   CHECK((fastest == first || fastest == second));
   CHECK(verdict["correct"] == (fastest == chosen));
+  CHECK(verdict["method"] == "deeptune");
+
+  // The default predictor (issue 41) learns the same devices and names them too.
+  const std::string boosted = (dir.path / "boosted.model").string();
+  const auto trainedDefault = runCli("train --data '" + csv + "' -o '" + boosted + "'");
+  INFO(trainedDefault.err);
+  REQUIRE(trainedDefault.exitCode == 0);
+  CHECK_THAT(trainedDefault.out, Contains("trained source-boosted"));
+  const auto answered = runCli("predict " + ourKernel("saxpy.cl") + " --model '" + boosted +
+                               "' --dsize 786432 --wgsize 256 --json");
+  REQUIRE(answered.exitCode == 0);
+  const auto boostedDecision = nlohmann::json::parse(answered.out);
+  CHECK(boostedDecision["method"] == "source-boosted");
+  const std::string boostedChoice = boostedDecision["device_name"];
+  CHECK((boostedChoice == first || boostedChoice == second));
 
   SECTION("a model whose devices are not on the machine: one line, exit 2") {
     const auto missing =

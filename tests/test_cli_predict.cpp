@@ -18,14 +18,20 @@ using deeptune::test::ScratchDir;
 TEST_CASE("cli predict: a kernel of kernels/ with the bundled models", "[cli][predict]") {
   // Pinned decisions of the bundled models (models/README.md): retraining them changes these
   // (update the pins then, saying why); converting them to format 3 did not (within 1e-6). Pinned
-  // again 2026-12-04 (issue 28): the models are now three mean-pooled networks with boosted-tree
-  // heads each (amd was GPU 0.51645, nvidia CPU 0.99999).
+  // again 2026-12-04 (issue 28): the models became three mean-pooled networks with boosted-tree
+  // heads each (amd was GPU 0.51645, nvidia CPU 0.99999). Since 2026-12-07 (issue 41) the
+  // defaults are the source-boosted predictor chosen on validation (docs/results.md, "What
+  // ships"), and the issue-28 networks answer as amd-deeptune / nvidia-deeptune, unchanged.
   const std::string kernel = deeptune::test::sourceDir() + "/kernels/vector_add.cl";
   const struct {
     const char* platform;
     const char* device;
     double probability;
-  } pins[] = {{"amd", "CPU", 0.98911}, {"nvidia", "CPU", 0.99828}};
+    const char* method;
+  } pins[] = {{"amd", "GPU", 0.79986, "source-boosted"},
+              {"nvidia", "GPU", 0.70607, "source-boosted"},
+              {"amd-deeptune", "CPU", 0.98911, "deeptune"},
+              {"nvidia-deeptune", "CPU", 0.99828, "deeptune"}};
   for (const auto& pin : pins) {
     const std::string platform = pin.platform;
     const auto result = runCli("predict '" + kernel + "' --dsize 4194304 --wgsize 256 --platform " +
@@ -35,13 +41,14 @@ TEST_CASE("cli predict: a kernel of kernels/ with the bundled models", "[cli][pr
     const auto json = nlohmann::json::parse(result.out);
     CHECK(json.at("kernel") == "vector_add");
     CHECK(json.at("device") == pin.device);
+    CHECK(json.at("method") == pin.method);
     CHECK(json.at("probability").get<double>() == Approx(pin.probability).margin(1e-4));
     CHECK(json.at("tokens").get<int>() > 50);
     CHECK_THAT(json.at("model").get<std::string>(), Contains("devmap-" + platform + ".model"));
   }
   const auto plain = runCli("predict '" + kernel + "' --dsize 4194304 --wgsize 256");
   REQUIRE(plain.exitCode == 0);
-  CHECK_THAT(plain.out, Contains("vector_add: ") && Contains("(probability "));
+  CHECK_THAT(plain.out, Contains("vector_add: GPU (probability 0.80; source-boosted)"));
   CHECK(lineCount(plain.out) == 1);
 }
 

@@ -119,11 +119,11 @@ TEST_CASE("source-boosted: a file whose trees do not fit its features is refused
   request.devmapRows.assign(rows.begin(), rows.begin() + 60);
   const training::TrainedModel trained = training::trainModel(request);
   model::ModelInfo narrower = trained.predictorInfo;
-  narrower.sourceFeatures = "counts";  // the trees read more columns than these rows have
+  narrower.sourceFeatures = "tokens";  // the trees read other columns than these rows have
   test::ScratchDir dir("deeptune-source-boosted-bad");
   CHECK_THROWS_WITH(
       model::savePredictorFile((dir.path / "m.model").string(), narrower, trained.forest),
-      Contains("have 8"));
+      Contains("a boosted-tree model over 8 features, its rows (tokens) have"));
   model::ModelInfo noForest = trained.predictorInfo;
   CHECK_THROWS_WITH(model::savePredictorFile((dir.path / "n.model").string(), noForest, {}),
                     Contains("1 to 64 boosted-tree models"));

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <map>
 
-#include "tokenizer/static_counts.hpp"
 #include "data/datasets.hpp"
 #include "test_paths.hpp"
+#include "tokenizer/static_counts.hpp"
 
 namespace db = deeptune::tokenizer;
 

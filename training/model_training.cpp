@@ -132,9 +132,12 @@ const std::vector<std::string>& trainMethods(const std::string& task) {
 
 namespace {
 
-/// The request's method: its own, else the task's default.
+/// The request's method: its own; else deeptune when it starts from a model (only a network
+/// starts from one), else the task's default.
 std::string methodOf(const TrainRequest& request) {
-  return request.method.empty() ? defaultMethod(request.task) : request.method;
+  if (!request.method.empty()) return request.method;
+  const bool startsFromModel = !request.fromPath.empty() || !request.transferPath.empty();
+  return startsFromModel ? "deeptune" : defaultMethod(request.task);
 }
 
 /// Throws TrainingError when the request sets what only DeepTune's networks read.
@@ -297,7 +300,10 @@ TrainedModel trainSourceBoosted(const TrainRequest& request, const std::string& 
       request.vocabularyPath.empty() ? model::devmapVocabulary(request.devmapRows, request.dataName)
                                      : tokenizer::Vocabulary::load(request.vocabularyPath);
   SourceBoostedOptions options = request.sourceBoosted;
-  if (method == "token-boosted") options.views = {model::SourceFeatureSet{true, false, false}};
+  if (method == "token-boosted") {  // the token-boosted reference's features and trees
+    options.views = {model::SourceFeatureSet{true, false, false}};
+    options.trees = model::BoostedTreeOptions{};
+  }
   std::vector<size_t> all(request.devmapRows.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   SourceBoostedModel fitted = fitSourceBoosted(request.devmapRows, all, vocabulary, options);

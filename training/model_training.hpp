@@ -47,7 +47,9 @@ const std::vector<std::string>& trainMethods(const std::string& task);
 /// One training of a model file.
 struct TrainRequest {
   std::string task = "devmap";  ///< devmap or coarsening
-  std::string method;           ///< a trainMethods() name; empty: defaultMethod(task)
+  /// A trainMethods() name; empty: deeptune with fromPath or transferPath, else
+  /// defaultMethod(task).
+  std::string method;
   /// source-boosted (and token-boosted, whose features are the token counts alone): the
   /// features and the boosted trees; the defaults are what ships.
   SourceBoostedOptions sourceBoosted;

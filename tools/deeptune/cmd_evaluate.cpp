@@ -36,10 +36,10 @@ po::options_description evaluateOptions(EvaluateArguments& a) {
        "comma-separated: static, grewe, deeptune, shipped (what train writes by default), "
        "source-boosted, token-boosted, and the references hand-tree, memory, hand-boosted "
        "(evaluation/README.md)")
-      ("source-features", po::value(&a.sourceFeatures)->default_value("tokens,counts,ratios"),
+      ("source-features", po::value(&a.sourceFeatures)->default_value("counts"),
        "what source-boosted reads: tokens, counts, ratios; views joined by + (e.g. counts+tokens)")
-      ("boosted-trees", po::value(&a.treeSettings), "source-boosted's trees, e.g. rounds=50,"
-       "depth=6,eta=0.3,colsample=1,models=1")
+      ("boosted-trees", po::value(&a.treeSettings), "source-boosted's trees (default rounds=50,"
+       "depth=6,eta=0.3,colsample=0.5,models=1,seed=0)")
       ("validation", "score on 5 inner folds of each fold's training sources, not the test folds")
       ("report", po::value(&a.request.reportDir)->required(), "report folder to write")
       ("platform", po::value(&a.request.platform), "platform name in the report (default: from --data)")
@@ -66,8 +66,7 @@ po::options_description evaluateOptions(EvaluateArguments& a) {
        "pretrain DeepTune's LSTM as a next-token language model on each fold's training "
        "sources for this many epochs first (0: off, the paper's)")
       ("pretrain-corpus", po::value(&a.pretrainCorpus),
-       "with --pretrain-epochs: also pretrain on every .cl file of this folder (normalized "
-       "kernels, e.g. written by deeptune rewrite)")
+       "with --pretrain-epochs: also pretrain on this folder's .cl files (normalized kernels)")
       ("tree-head", "also report deeptune-tree: a depth-5 tree on each network's states and sizes")
       ("boosted-head", "also report deeptune-boosted: XGBoost's boosted trees on the same "
        "states and log2 sizes (with --ensemble, also their probabilities averaged)")

@@ -49,14 +49,12 @@ po::options_description coarseningOptions(CoarseningArguments& a) {
       ("ensemble", po::value(&a.request.options.ensemble)->default_value(1),
        "networks per run and held-out kernel, their probabilities averaged")
       ("fallback-folds", po::value(&a.request.options.fallbackFolds)->default_value(0),
-       "take the fixed factor when the ensemble's probability of its choice is below a threshold "
-       "chosen by an inner cross-validation of this many folds on the training kernels (0: off)")
+       "the fixed factor below a confidence chosen on this many inner folds (0: off)")
       ("transfer", po::value(&a.request.options.transferMode)->default_value("model"),
        "deeptune-tl's encoder: model (copied from --transfer-from) or pretrained (a next-token "
        "language model per run on --pretrain-data)")
       ("pretrain-data", po::value(&a.request.pretrainData),
-       "with --transfer pretrained: device-mapping CSVs (comma-separated) whose sources, less "
-       "the coarsening kernels', the encoder is pretrained on")
+       "with --transfer pretrained: device-mapping CSVs whose sources pretrain the encoder")
       ("pretrain-epochs", po::value(&a.request.options.pretrain.epochs)->default_value(10),
        "with --transfer pretrained: next-token epochs")
       ("freeze-epochs", po::value(&a.request.options.train.frozenEpochs)->default_value(0),
@@ -99,7 +97,9 @@ int runEvaluateCoarsening(const Args& args) {
 #ifdef DEEPTUNE_WITH_REWRITER
   const bool transfer = std::find(evaluation.methods.begin(), evaluation.methods.end(),
                                   "deeptune-tl") != evaluation.methods.end();
-  if (transfer && request.transferFrom.empty()) request.transferFrom = api::findBundledModel("amd");
+  if (transfer && request.transferFrom.empty()) {  // the bundled network
+    request.transferFrom = api::findBundledModel("amd-deeptune");
+  }
 #endif
   if (!a.deviceList.empty()) request.devices = data::splitText(a.deviceList, ',');
   request.command = commandLine("evaluate", args);

@@ -25,9 +25,9 @@ po::options_description trainOptions(TrainArguments& a) {
       ("task", po::value(&a.request.task)->default_value("devmap"), "task: devmap or coarsening")
       ("method", po::value(&a.request.method), "devmap: source-boosted (default), token-boosted "
        "or deeptune; coarsening: fixed-factor (default) or deeptune (README.md, \"Predictors\")")
-      ("source-features", po::value(&a.sourceFeatures)->default_value("tokens,counts,ratios"),
+      ("source-features", po::value(&a.sourceFeatures)->default_value("counts"),
        "source-boosted: tokens, counts, ratios; views joined by +")
-      ("boosted-trees", po::value(&a.treeSettings), "source-boosted: e.g. rounds=50,depth=6")
+      ("boosted-trees", po::value(&a.treeSettings), "source-boosted: e.g. rounds=50,depth=6 (evaluate --help)")
       ("data", po::value(&a.dataPath)->required(),
        "labelled CSV (devmap: e.g. cgo17-amd.csv, or a CSV `deeptune measure` wrote on two "
        "devices; coarsening: e.g. pact-2014-runtimes.csv)")
@@ -36,9 +36,8 @@ po::options_description trainOptions(TrainArguments& a) {
       ("transfer-from", po::value(&a.request.transferPath),
        "start from this model's embedding and LSTM layers and vocabulary (transfer learning)")
       ("from", po::value(&a.request.fromPath),
-       "devmap: fine-tune this model (a file, or amd / nvidia for a bundled one): its "
-       "vocabulary, sizes and weights; its output layers start afresh when its two devices are "
-       "not the data's")
+       "devmap, deeptune: fine-tune this network (a file, or amd / nvidia: the bundled ones); "
+       "new output layers when its devices are not the data's")
       ("freeze-epochs", po::value(&a.request.train.frozenEpochs)->default_value(0),
        "with --from or --transfer-from: keep the embedding and LSTM fixed for the first N "
        "epochs (-1: throughout)")
@@ -88,13 +87,13 @@ int runTrain(const Args& args) {
   training::TrainRequest& request = a.request;
   po::options_description options = trainOptions(a);
   po::variables_map vm;
-  if (!parseOptions(args,
-                    "usage: deeptune train --task devmap --data CSV -o MODEL [options]\n"
-                    "       deeptune train --task coarsening --data CSV --platform GPU -o MODEL\n"
-                    "                      [--transfer-from DEVMAP.model] [options]\n\n"
-                    "Trains a predictor on every row of CSV (devmap) or on every kernel of CSV,\n"
-                    "labelled by its fastest factor on GPU (coarsening), and writes a model file.",
-                    options, {}, vm)) {
+  if (!parseOptions(
+          args,
+          "usage: deeptune train --task devmap --data CSV -o MODEL [options]\n"
+          "       deeptune train --task coarsening --data CSV --platform GPU -o MODEL [...]\n\n"
+          "Trains a predictor on every row of CSV (devmap) or on every kernel of CSV,\n"
+          "labelled by its fastest factor on GPU (coarsening), and writes a model file.",
+          options, {}, vm)) {
     return kExitOk;
   }
   request.boostedHeadCounts = vm.count("boosted-head-counts") > 0;

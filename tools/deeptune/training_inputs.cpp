@@ -34,7 +34,9 @@ std::string startingModelPath(const std::string& argument, const po::variables_m
     }
   }
 #ifdef DEEPTUNE_WITH_REWRITER
-  const std::string path = api::findDevmapModel(argument);
+  // A network starts from a network: a bundled platform name means its DeepTune model.
+  const std::string bundled = api::findDevmapModel(argument + "-deeptune");
+  const std::string path = bundled.empty() ? api::findDevmapModel(argument) : bundled;
   if (!path.empty()) return path;
 #else
   std::error_code ec;
