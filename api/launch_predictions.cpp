@@ -78,9 +78,8 @@ LaunchDecision LaunchTable::decide(size_t r, Predictor& predictor) {
 }
 
 std::string launchCsvHeader() {
-  return data::csvRow(
-      {"line", "file", "kernel", "dsize", "wgsize", "device", "device_name", "probability",
-       "method"});
+  return data::csvRow({"line", "file", "kernel", "dsize", "wgsize", "device", "device_name",
+                       "probability", "method"});
 }
 
 std::string launchCsvRow(const LaunchDecision& launch) {

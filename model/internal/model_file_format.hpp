@@ -13,10 +13,10 @@
 namespace deeptune::model::internal {
 
 /// The newest format this program writes: 7 for a predictor without a network
-/// (ModelInfo::method "source-boosted" or "fixed-factor"), 6 for a model whose labels name measured devices
-/// (ModelInfo::deviceNames), 5 for a file of several networks or with boosted-tree heads, else 4
-/// (which older versions of deeptune also read). It reads 7, 6, 5, 4 and 3 everywhere
-/// (the same weights; the checksum of 4 to 6 is XXH3-64, 3's data::legacy64) and 2 (weights as a
+/// (ModelInfo::method "source-boosted" or "fixed-factor"), 6 for a model whose labels name measured
+/// devices (ModelInfo::deviceNames), 5 for a file of several networks or with boosted-tree heads,
+/// else 4 (which older versions of deeptune also read). It reads 7, 6, 5, 4 and 3 everywhere (the
+/// same weights; the checksum of 4 to 6 is XXH3-64, 3's data::legacy64) and 2 (weights as a
 /// LibTorch archive) only where LibTorch is linked (DeepTuneModel::load).
 constexpr int kModelFormatVersion = 7;
 constexpr int kMeasuredDevicesFormatVersion = 6;
@@ -34,9 +34,9 @@ struct ModelMember {
 struct ModelFile {
   ModelInfo info;
   int formatVersion = 0;
-  std::string torchArchive;          ///< version 2: the weights as a LibTorch archive
-  std::vector<ModelMember> members;  ///< versions 3 to 7: one or more (info.networks); none
-                                     ///< for a predictor without a network
+  std::string torchArchive;             ///< version 2: the weights as a LibTorch archive
+  std::vector<ModelMember> members;     ///< versions 3 to 7: one or more (info.networks); none
+                                        ///< for a predictor without a network
   std::vector<BoostedTreeHead> forest;  ///< source-boosted: the models whose mean answers
 };
 
