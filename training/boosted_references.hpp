@@ -15,9 +15,9 @@ namespace deeptune::training {
 data::DevmapPredictor handBoostedPredictor(const std::vector<data::DevmapRow>& rows);
 
 /// XGBoost on each source's count of every token of the fold's training vocabulary (tokens
-/// unknown to it skipped, as the tokenizer's prediction mode does) and log2 transfer, wgsize
-/// (model::stateHeadFeatures). No hand-made feature: what a bag of tokens learns from the source
-/// alone.
+/// unknown to it skipped, as the tokenizer's prediction mode does) and log2 transfer, wgsize:
+/// sourceBoostedPredictor with tokenBoostedOptions(), what `train --method token-boosted` writes.
+/// No hand-made feature: what a bag of tokens learns from the source alone.
 data::DevmapPredictor tokenBoostedPredictor(const std::vector<data::DevmapRow>& rows);
 
 /// The predictor of a device-mapping method that learns without LibTorch: a baseline of

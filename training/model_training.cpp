@@ -299,11 +299,8 @@ TrainedModel trainSourceBoosted(const TrainRequest& request, const std::string& 
   const tokenizer::Vocabulary vocabulary =
       request.vocabularyPath.empty() ? model::devmapVocabulary(request.devmapRows, request.dataName)
                                      : tokenizer::Vocabulary::load(request.vocabularyPath);
-  SourceBoostedOptions options = request.sourceBoosted;
-  if (method == "token-boosted") {  // the token-boosted reference's features and trees
-    options.views = {model::SourceFeatureSet{true, false, false}};
-    options.trees = model::BoostedTreeOptions{};
-  }
+  const SourceBoostedOptions options =
+      method == "token-boosted" ? tokenBoostedOptions() : request.sourceBoosted;
   std::vector<size_t> all(request.devmapRows.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   SourceBoostedModel fitted = fitSourceBoosted(request.devmapRows, all, vocabulary, options);

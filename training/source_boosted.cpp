@@ -53,6 +53,13 @@ std::vector<float> featureRow(const model::SourceFeatureSet& features,
 
 }  // namespace
 
+SourceBoostedOptions tokenBoostedOptions() {
+  SourceBoostedOptions options;
+  options.views = {model::SourceFeatureSet{true, false, false}};
+  options.trees = model::BoostedTreeOptions{};
+  return options;
+}
+
 SourceBoostedModel fitSourceBoosted(const std::vector<data::DevmapRow>& rows,
                                     const std::vector<size_t>& train,
                                     const tokenizer::Vocabulary& vocabulary,

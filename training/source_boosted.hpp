@@ -25,6 +25,10 @@ struct SourceBoostedOptions {
   int models = 1;  ///< boosted-tree models averaged, with seeds trees.seed, + 1, ...
 };
 
+/// The token-boosted reference's settings: the token counts alone, XGBoost's defaults (50
+/// rounds, depth 6, eta 0.3, every column).
+SourceBoostedOptions tokenBoostedOptions();
+
 /// A source-boosted model reads the whole token sequence: its files' maximum length.
 constexpr int kSourceBoostedMaxLength = 1 << 20;
 
