@@ -1,5 +1,6 @@
-// Tests of the predictors without a network (issue 41): source-boosted and fixed-factor model
-// files, their training and cross-validation as one code path, validation carved from training.
+// Tests of issue 41: the predictors without a network (source-boosted and fixed-factor model
+// files, training and cross-validation as one code path), validation carved from training, and
+// what each coarsening variant's training sees.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "data/coarsening_kernels.hpp"
 #include "data/datasets.hpp"
 #include "evaluation/protocol.hpp"
+#include "model/coarsening_data.hpp"
 #include "model/deeptune_model.hpp"
 #include "model/inference_model.hpp"
 #include "model/model_error.hpp"
@@ -18,6 +20,7 @@
 #include "tests/scratch_dir.hpp"
 #include "tests/test_paths.hpp"
 #include "tokenizer/kernel_inputs.hpp"
+#include "training/coarsening_evaluation.hpp"
 #include "training/model_training.hpp"
 #include "training/training_error.hpp"
 #include "training/validation_scores.hpp"
@@ -217,4 +220,57 @@ TEST_CASE("source-boosted: views of different features, each with its own models
                     Contains("train: --source-features"));
   CHECK_THROWS_WITH(training::sourceBoostedOptions("counts", "depth=0", "evaluate"),
                     Contains("evaluate: --boosted-trees: 'depth=0'"));
+}
+
+TEST_CASE("coarsening: no variant's training sees the kernel it predicts", "[coarsening]") {
+  // Issue 41: per device, one network over the devices, the fallback's inner folds; deeptune's
+  // vocabulary is its training kernels' own (it held the held-out kernel's tokens before).
+  const std::string runtimes = test::paperDataDir() + "/pact-2014-runtimes.csv";
+  std::vector<std::vector<data::CoarseningKernel>> kernels;
+  for (const char* device : {"Tahiti", "Fermi"}) {
+    auto all = training::coarseningTrainingKernels(runtimes, device);
+    all.resize(5);
+    kernels.push_back(all);
+  }
+  const std::vector<std::string> devices = {"Tahiti", "Fermi"};
+  const tokenizer::Vocabulary every = model::coarseningVocabulary(kernels.front(), "every kernel");
+  const model::DeepTuneModel source(model::coarseningModelInfo(every, 24), 3);
+  for (const bool shared : {false, true}) {
+    training::CoarseningEvaluationOptions options;
+    options.methods = {"deeptune", "deeptune-tl"};
+    options.runs = 1;
+    options.train.epochs = 1;
+    options.maxLength = 24;
+    options.transferSource = &source;
+    options.sharedDevices = shared;
+    options.fallbackFolds = 2;
+    size_t seen = 0, narrower = 0;
+    options.trainingSeen = [&](const training::CoarseningTrainingSeen& training) {
+      ++seen;
+      INFO("shared " << shared << ", transfer " << training.transfer);
+      REQUIRE(!training.predicted.empty());
+      for (const std::string& kernel : training.predicted) {
+        CHECK(std::find(training.kernels.begin(), training.kernels.end(), kernel) ==
+              training.kernels.end());
+      }
+      if (training.transfer) {
+        CHECK(training.vocabulary == source.info().vocabulary);
+        return;
+      }
+      std::vector<data::CoarseningKernel> trained;
+      for (const auto& kernel : kernels.front()) {
+        if (std::find(training.kernels.begin(), training.kernels.end(), kernel.kernel) !=
+            training.kernels.end()) {
+          trained.push_back(kernel);
+        }
+      }
+      const auto own = model::coarseningVocabulary(trained, "its kernels").tokens();
+      CHECK(training.vocabulary == own);
+      narrower += own.size() < every.size() ? 1 : 0;
+    };
+    training::evaluateCoarsening(devices, kernels, every, options);
+    // Outer trainings (5 kernels x methods x devices, or shared) and 2 inner folds for each.
+    CHECK(seen == (shared ? 5u : 10u) * 2 * 3);
+    CHECK(narrower > 0);  // some held-out kernel has tokens no other kernel has
+  }
 }

@@ -84,6 +84,50 @@ class LearnedSetting {
   }
 
   const model::ModelInfo& info() const { return info_; }
+
+  /// One training's examples: the kernels `training` and `test` accept in `scope`, with the
+  /// test rows' origins, and the metadata its networks are built with. A network from scratch
+  /// under a per-fold vocabulary reads the tokens of the training kernels' vocabulary.
+  struct Fold {
+    model::ModelInfo info;
+    std::vector<model::Example> training, test;
+    std::vector<std::pair<size_t, size_t>> testOrigins;
+    std::vector<std::string> trainingKernels, testKernels;
+  };
+  Fold fold(size_t scope, const std::function<bool(const std::string&)>& training,
+            const std::function<bool(const std::string&)>& test, bool transfer) const {
+    Fold f{info_, {}, {}, {}, {}, {}};
+    std::vector<std::pair<size_t, size_t>> trainingOrigins;
+    f.training = rows(scope, training, &trainingOrigins);
+    f.test = rows(scope, test, &f.testOrigins);
+    std::vector<data::CoarseningKernel> seen;
+    for (const auto& [d, k] : trainingOrigins) {
+      const data::CoarseningKernel& kernel = kernels_[d][k];
+      if (std::find(f.trainingKernels.begin(), f.trainingKernels.end(), kernel.kernel) ==
+          f.trainingKernels.end()) {
+        f.trainingKernels.push_back(kernel.kernel);
+        seen.push_back(kernel);
+      }
+    }
+    for (const auto& [d, k] : f.testOrigins) f.testKernels.push_back(kernels_[d][k].kernel);
+    if (transfer || !options_.vocabularyPerFold) return f;
+    const tokenizer::Vocabulary vocabulary =
+        model::coarseningVocabulary(seen, "the fold's training kernels");
+    f.info.vocabulary = vocabulary.tokens();
+    const auto reencode = [&](std::vector<model::Example>& examples,
+                              const std::vector<std::pair<size_t, size_t>>& origins) {
+      for (size_t i = 0; i < examples.size(); ++i) {
+        const auto [d, k] = origins[i];
+        examples[i].tokens =
+            model::coarseningExamples({kernels_[d][k]}, vocabulary, options_.maxLength)
+                .front()
+                .tokens;
+      }
+    };
+    reencode(f.training, trainingOrigins);
+    reencode(f.test, f.testOrigins);
+    return f;
+  }
   std::vector<model::DeepTuneModel>& pretrained() { return pretrained_; }
 
   /// The rows of `scope` (one device or kAllDevices) whose kernel `chosen` accepts, with where
@@ -103,15 +147,22 @@ class LearnedSetting {
     return picked;
   }
 
-  /// The probabilities of `test`, averaged over options.ensemble networks trained on `training`.
-  std::vector<std::vector<float>> ensemblePredict(const std::vector<model::Example>& training,
-                                                  std::vector<model::Example> test, bool transfer,
-                                                  int run, uint64_t seed) const {
+  /// The probabilities of the fold's test rows, averaged over options.ensemble networks trained
+  /// on its training rows.
+  std::vector<std::vector<float>> ensemblePredict(const Fold& fold, bool transfer, int run,
+                                                  uint64_t seed) const {
+    if (options_.trainingSeen) {
+      std::lock_guard<std::mutex> lock(seenMutex_);
+      options_.trainingSeen(
+          {transfer, fold.trainingKernels, fold.testKernels, fold.info.vocabulary});
+    }
+    const std::vector<model::Example>& training = fold.training;
+    std::vector<model::Example> test = fold.test;
     for (model::Example& row : test) row.label = -1;
     std::vector<std::vector<float>> mean(test.size());
     for (int e = 0; e < options_.ensemble; ++e) {
       const uint64_t networkSeed = seed + kEnsembleSeedStride * static_cast<uint64_t>(e);
-      model::DeepTuneModel network(info_, networkSeed);
+      model::DeepTuneModel network(fold.info, networkSeed);
       if (transfer) {
         network.transferLanguageModel(options_.transferMode == "pretrained"
                                           ? pretrained_.at(static_cast<size_t>(run))
@@ -152,12 +203,11 @@ class LearnedSetting {
         return !isHeldOut(name) &&
                std::find(trainingNames.begin(), trainingNames.end(), name) != trainingNames.end();
       };
-      std::vector<std::pair<size_t, size_t>> origins;
-      const auto test = rows(scope, isHeldOut, &origins);
-      const auto probabilities = ensemblePredict(rows(scope, isTraining), test, transfer, run,
-                                                 seed + 7919 * static_cast<uint64_t>(fold + 1));
-      for (size_t i = 0; i < test.size(); ++i) {
-        const auto [d, k] = origins[i];
+      const Fold innerFold = this->fold(scope, isTraining, isHeldOut, transfer);
+      const auto probabilities =
+          ensemblePredict(innerFold, transfer, run, seed + 7919 * static_cast<uint64_t>(fold + 1));
+      for (size_t i = 0; i < innerFold.test.size(); ++i) {
+        const auto [d, k] = innerFold.testOrigins[i];
         const data::CoarseningKernel& kernel = kernels_[d][k];
         std::vector<data::CoarseningKernel> innerTraining;
         for (const data::CoarseningKernel& other : kernels_[d]) {
@@ -196,6 +246,7 @@ class LearnedSetting {
   model::ModelInfo info_;
   std::vector<std::vector<model::Example>> rows_;  ///< per device, per kernel
   std::vector<model::DeepTuneModel> pretrained_;   ///< per run
+  mutable std::mutex seenMutex_;                   ///< serializes options_.trainingSeen
 };
 
 /// data::parallelFor, a task's failure thrown as TrainingError with its message.
@@ -366,10 +417,8 @@ void runDeepTuneJob(const Job& job, const std::vector<std::string>& devices,
   const bool transfer = job.method == "deeptune-tl";
   const auto isHeldOut = [&](const std::string& name) { return name == job.heldOut; };
   const auto isTraining = [&](const std::string& name) { return name != job.heldOut; };
-  std::vector<std::pair<size_t, size_t>> origins;
-  const auto test = setting.rows(job.device, isHeldOut, &origins);
-  const auto probabilities = setting.ensemblePredict(setting.rows(job.device, isTraining), test,
-                                                     transfer, job.run, job.seed);
+  const LearnedSetting::Fold fold = setting.fold(job.device, isTraining, isHeldOut, transfer);
+  const auto probabilities = setting.ensemblePredict(fold, transfer, job.run, job.seed);
   double threshold = 0;
   if (options.fallbackFolds > 0) {
     std::vector<std::string> names;  // the outer fold's training kernels, in data order
@@ -384,8 +433,8 @@ void runDeepTuneJob(const Job& job, const std::vector<std::string>& devices,
     }
     threshold = setting.fallbackThreshold(job.device, names, transfer, job.run, job.seed);
   }
-  for (size_t i = 0; i < test.size(); ++i) {
-    const auto [d, k] = origins[i];
+  for (size_t i = 0; i < fold.test.size(); ++i) {
+    const auto [d, k] = fold.testOrigins[i];
     std::vector<data::CoarseningKernel> training;
     for (const auto& kernel : kernelsByDevice[d]) {
       if (kernel.kernel != job.heldOut) training.push_back(kernel);

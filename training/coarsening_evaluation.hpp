@@ -13,6 +13,14 @@
 
 namespace deeptune::training {
 
+/// What one network training of the evaluation saw (CoarseningEvaluationOptions::trainingSeen).
+struct CoarseningTrainingSeen {
+  bool transfer = false;                ///< deeptune-tl's (else deeptune's)
+  std::vector<std::string> kernels;     ///< the training kernels, by name
+  std::vector<std::string> predicted;   ///< the kernels it predicts, by name
+  std::vector<std::string> vocabulary;  ///< the vocabulary its tokens came from
+};
+
 struct CoarseningEvaluationOptions {
   std::vector<std::string> methods = {"static", "fixed", "magni", "deeptune", "deeptune-tl"};
   int runs = 5;               ///< seeds of the learned methods: seed + 1000 r, kernel k adds k
@@ -37,6 +45,12 @@ struct CoarseningEvaluationOptions {
   /// is below a threshold chosen by an inner cross-validation of this many folds over the
   /// training kernels (the held-out kernel takes no part).
   int fallbackFolds = 0;
+  /// deeptune (from scratch): its vocabulary derived from each training's own kernels (the
+  /// held-out kernel's tokens are not in it), as grouped device mapping does; else the one
+  /// handed to evaluateCoarsening. deeptune-tl reads its source model's vocabulary either way.
+  bool vocabularyPerFold = true;
+  /// Called once per ensemble trained (from worker threads, one call at a time): what it saw.
+  std::function<void(const CoarseningTrainingSeen&)> trainingSeen;
   /// Predictions of an interrupted evaluation with the same data and settings: a trained
   /// method's (device, method, run, kernel) found here is taken from it, not trained again.
   const std::vector<evaluation::CoarseningPrediction>* resumed = nullptr;

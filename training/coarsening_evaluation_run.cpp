@@ -80,7 +80,8 @@ std::string resumeMaterial(const CoarseningEvaluationRequest& request,
                          ' ' + loss + ' ' + std::to_string(o.sharedDevices) + ' ' +
                          std::to_string(o.ensemble) + ' ' + std::to_string(o.fallbackFolds) + ' ' +
                          o.transferMode + ' ' + std::to_string(o.pretrain.epochs) + ' ' +
-                         std::to_string(o.train.frozenEpochs) + '\n';
+                         std::to_string(o.train.frozenEpochs) + ' ' +
+                         std::to_string(o.vocabularyPerFold) + '\n';
   if (!request.pretrainData.empty()) {
     for (const std::string& path : data::splitText(request.pretrainData, ',')) {
       material += data::readFileBytes(path, data::kMaxSourceBytes);
@@ -119,6 +120,12 @@ void addLearnedSettings(const CoarseningEvaluationRequest& request, size_t pretr
           std::to_string(o.fallbackFolds) + "-fold inner cross-validation on the training kernels";
     }
     settings.push_back(variant);
+  }
+  if (chosen(o, "deeptune")) {
+    settings.push_back(o.vocabularyPerFold
+                           ? "deeptune's vocabulary: derived from each training's kernels (the "
+                             "held-out kernel's tokens are not in it)"
+                           : "deeptune's vocabulary: every kernel's");
   }
   if (transfer && o.transferMode == "model") {
     settings.push_back("deeptune-tl transfers from " + request.transferFrom);
