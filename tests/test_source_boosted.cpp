@@ -220,6 +220,11 @@ TEST_CASE("source-boosted: views of different features, each with its own models
                     Contains("train: --source-features"));
   CHECK_THROWS_WITH(training::sourceBoostedOptions("counts", "depth=0", "evaluate"),
                     Contains("evaluate: --boosted-trees: 'depth=0'"));
+  for (const char* bad : {"seed=1e300", "seed=-1", "rounds=nan", "rounds=2.5", "eta=2", "x=1"}) {
+    CHECK_THROWS_AS(training::sourceBoostedOptions("counts", bad, "train"),
+                    training::TrainingError);
+  }
+  CHECK(training::sourceBoostedOptions("counts", "seed=7,rounds=80", "train").trees.seed == 7);
 }
 
 TEST_CASE("coarsening: no variant's training sees the kernel it predicts", "[coarsening]") {

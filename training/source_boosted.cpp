@@ -1,6 +1,7 @@
 // The source-boosted predictor: fitted on rows, saved as a model file or predicting a fold.
 #include "training/source_boosted.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -131,8 +132,10 @@ SourceBoostedOptions sourceBoostedOptions(const std::string& features, const std
     const std::string value = equals == std::string::npos ? "" : pair.substr(equals + 1);
     char* end = nullptr;
     const double number = std::strtod(value.c_str(), &end);
-    const bool whole = number == static_cast<double>(static_cast<long>(number));
-    const bool ok = !value.empty() && *end == '\0' && number > 0 && number <= 100000;
+    // A number of the text alone, in range before any cast (NaN fails every comparison).
+    const bool inRange = !value.empty() && *end == '\0' && number >= 0 && number <= 100000;
+    const bool ok = inRange && number > 0;
+    const bool whole = inRange && std::floor(number) == number;
     if (ok && whole && key == "rounds") {
       options.trees.rounds = static_cast<int>(number);
     } else if (ok && whole && key == "depth" && number <= 30) {
@@ -143,7 +146,7 @@ SourceBoostedOptions sourceBoostedOptions(const std::string& features, const std
       options.trees.columnSample = number;
     } else if (ok && whole && key == "models" && number <= 64) {
       options.models = static_cast<int>(number);
-    } else if (whole && key == "seed" && !value.empty() && *end == '\0' && number >= 0) {
+    } else if (whole && key == "seed") {
       options.trees.seed = static_cast<uint64_t>(number);
     } else {
       throw TrainingError(command + ": --boosted-trees: '" + pair +
