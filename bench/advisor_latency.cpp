@@ -189,7 +189,8 @@ int main(int argc, char** argv) {
                  "  folder by default) on this machine's OpenCL devices, in one process.\n");
     return 2;
   }
-  const std::vector<std::string> kernels = deeptune::bench::distinctPaperKernels(dataDir);
+  const std::vector<std::string> kernels =
+      deeptune::bench::distinctPaperKernelsOrExit(dataDir, "bench_advisor_latency");
   std::vector<cl_device_id> candidates;
   for (const auto& d : deeptune::runtime::listDevices()) candidates.push_back(d.id);
   if (candidates.empty()) {

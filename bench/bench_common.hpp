@@ -8,6 +8,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <set>
 #include <string>
 #include <vector>
@@ -68,6 +71,18 @@ inline std::vector<std::string> distinctPaperKernels(const std::string& dataDir)
   std::set<std::string> distinct;
   for (const auto& row : data::readDevmapCsv(dataDir + "/cgo17-amd.csv")) distinct.insert(row.src);
   return {distinct.begin(), distinct.end()};
+}
+
+/// distinctPaperKernels, or `program`'s one-line error and exit status 2 when the data folder
+/// cannot be read (a missing folder was an uncaught exception: an abort).
+inline std::vector<std::string> distinctPaperKernelsOrExit(const std::string& dataDir,
+                                                           const char* program) {
+  try {
+    return distinctPaperKernels(dataDir);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    std::exit(2);
+  }
 }
 
 }  // namespace deeptune::bench

@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
                  "  folder by default) in one process, then times `deeptune predict` processes.\n");
     return 2;
   }
-  const std::vector<std::string> distinct = deeptune::bench::distinctPaperKernels(dataDir);
+  const std::vector<std::string> distinct =
+      deeptune::bench::distinctPaperKernelsOrExit(dataDir, "bench_predict_end_to_end");
 
   // Start-up: the model load, then the first prediction (the rewriter's set-up).
   auto start = Clock::now();
