@@ -73,7 +73,8 @@ struct LoadedModel {
           normalizer.extractKernel(source, fileName, kernel, &chosen, options, &notes);
       encoded.undeclared = std::move(notes.undeclared);
       tokenizer::KernelInputs inputs = tokenizer::kernelInputs(
-          vocabulary, extract, static_cast<size_t>(network.info().maxLength), fileName);
+          vocabulary, extract, static_cast<size_t>(network.info().maxLength), fileName,
+          network.readsStaticCounts());
       encoded.skipped = inputs.skipped;
       encoded.tokens = std::move(inputs.tokens);
       encoded.staticCounts = std::move(inputs.staticCounts);

@@ -81,6 +81,11 @@ InferenceModel InferenceModel::load(const std::string& path) {
   return InferenceModel(std::move(file.info), std::move(networks), std::move(file.forest));
 }
 
+bool InferenceModel::readsStaticCounts() const {
+  return std::any_of(views_.begin(), views_.end(),
+                     [](const SourceFeatureSet& view) { return view.staticCounts || view.ratios; });
+}
+
 InferenceModel InferenceModel::ofPredictor(ModelInfo info, std::vector<BoostedTreeHead> forest) {
   info.networks = 0;
   info.forest = static_cast<int>(forest.size());

@@ -31,6 +31,9 @@ class InferenceModel {
   static InferenceModel ofPredictor(ModelInfo info, std::vector<BoostedTreeHead> forest);
 
   const ModelInfo& info() const { return info_; }
+  /// Whether predict() reads Example::staticCounts (a source-boosted predictor over counts or
+  /// ratios); a caller computes them only then.
+  bool readsStaticCounts() const;
 
   /// The main output's probabilities (normalized to sum 1) for one example: of one network
   /// without a head, what DeepTuneModel::predictOne gives; of several, their mean, each network's

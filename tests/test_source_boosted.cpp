@@ -38,7 +38,8 @@ std::vector<data::DevmapRow> amdRows() {
 std::string predictedDevice(const model::InferenceModel& model, const data::DevmapRow& row) {
   const tokenizer::Vocabulary vocabulary(model.info().vocabulary, "the model");
   const tokenizer::KernelInputs inputs =
-      tokenizer::kernelInputs(vocabulary, row.src, static_cast<size_t>(model.info().maxLength));
+      tokenizer::kernelInputs(vocabulary, row.src, static_cast<size_t>(model.info().maxLength),
+                              "test row", model.readsStaticCounts());
   model::Example example;
   example.tokens = inputs.tokens;
   example.staticCounts = inputs.staticCounts;
@@ -98,6 +99,7 @@ TEST_CASE("source-boosted: train's model file predicts what evaluate's fold mode
   CHECK(loaded.info().sourceFeatures ==
         model::sourceFeatureViewsName(defaults.sourceBoosted.views));
   CHECK(loaded.info().networks == 0);
+  CHECK(loaded.readsStaticCounts());
   const std::vector<std::string> folded = training::shippedDevmapPredictor(rows)(train, test, 0);
   REQUIRE(folded.size() == test.size());
   size_t same = 0, gpu = 0;
@@ -213,6 +215,10 @@ TEST_CASE("source-boosted: views of different features, each with its own models
       model::InferenceModel::ofPredictor(fitted.info, fitted.forest);
   for (size_t i = 200; i < 260; ++i)
     CHECK(predictedDevice(loaded, rows[i]) == predictedDevice(inMemory, rows[i]));
+  CHECK(loaded.readsStaticCounts());
+  model::ModelInfo tokensOnly = fitted.info;
+  tokensOnly.sourceFeatures = "tokens";  // the predictor then computes no static counts
+  CHECK_FALSE(model::InferenceModel::ofPredictor(tokensOnly, {}).readsStaticCounts());
   fitted.forest.pop_back();
   CHECK_THROWS_WITH(model::savePredictorFile(path, fitted.info, fitted.forest),
                     Contains("3 boosted-tree models for 2 feature sets"));

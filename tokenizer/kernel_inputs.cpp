@@ -7,12 +7,12 @@
 namespace deeptune::tokenizer {
 
 KernelInputs kernelInputs(const Vocabulary& vocabulary, std::string_view normalizedSource,
-                          size_t maxLength, const std::string& name) {
+                          size_t maxLength, const std::string& name, bool withStaticCounts) {
   const auto encoding = vocabulary.encode(normalizedSource, UnknownPolicy::kSkip, name);
   KernelInputs inputs;
   inputs.tokens = preTruncate(encoding.ids, maxLength);
   inputs.skipped = encoding.skipped;
-  inputs.staticCounts = staticCountValues(staticCounts(normalizedSource));
+  if (withStaticCounts) inputs.staticCounts = staticCountValues(staticCounts(normalizedSource));
   return inputs;
 }
 

@@ -14,13 +14,13 @@ namespace deeptune::tokenizer {
 struct KernelInputs {
   std::vector<int> tokens;          ///< the encoding's last maxLength ids
   size_t skipped = 0;               ///< characters the vocabulary does not know, left out
-  std::vector<float> staticCounts;  ///< staticCountValues(staticCounts(source))
+  std::vector<float> staticCounts;  ///< staticCountValues(staticCounts(source)), if asked for
 };
 
 /// `normalizedSource` encoded by `vocabulary` (unknown characters skipped; errors name `name`),
-/// pre-truncated to `maxLength` ids, and its static counts. Throws VocabError for text that is
-/// not text.
+/// pre-truncated to `maxLength` ids, and, with `withStaticCounts` (a predictor that reads them),
+/// its static counts. Throws VocabError for text that is not text.
 KernelInputs kernelInputs(const Vocabulary& vocabulary, std::string_view normalizedSource,
-                          size_t maxLength, const std::string& name = "<input>");
+                          size_t maxLength, const std::string& name, bool withStaticCounts);
 
 }  // namespace deeptune::tokenizer

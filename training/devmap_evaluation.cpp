@@ -253,10 +253,9 @@ std::vector<ValidationScore> validateMethods(const DevmapEvaluationRequest& requ
       request.rows, request.protocol, methods, request.deeptune.train.seed, request.workers);
   std::string csv = data::csvRow({"method", "accuracy", "suite_mean", "predictions"});
   for (const ValidationScore& score : scores) {
-    char accuracy[32], suiteMean[32];
-    std::snprintf(accuracy, sizeof accuracy, "%.4f", 100 * score.accuracy);
-    std::snprintf(suiteMean, sizeof suiteMean, "%.4f", 100 * score.suiteMean);
-    csv += data::csvRow({score.method, accuracy, suiteMean, std::to_string(score.predictions)});
+    csv += data::csvRow({score.method, evaluation::formatNumber("%.4f", 100 * score.accuracy),
+                         evaluation::formatNumber("%.4f", 100 * score.suiteMean),
+                         std::to_string(score.predictions)});
   }
   data::writeFileAtomically(request.reportDir + "/validation.csv", csv);
   return scores;

@@ -68,6 +68,14 @@ class StartingNetwork {
   bool whole_;
 };
 
+/// Records the measured devices the labels name (a measure CSV's; none for the paper's data).
+void nameDevices(model::ModelInfo& info, const std::vector<data::MeasuredDevice>& devices) {
+  for (const data::MeasuredDevice& device : devices) {
+    info.deviceNames.push_back(device.name);
+    info.deviceTypes.push_back(device.type);
+  }
+}
+
 /// The model's metadata: its task, vocabulary, input shape and the devices its labels name.
 model::ModelInfo modelInfo(const TrainRequest& request, const Start& start,
                            const tokenizer::Vocabulary& vocabulary) {
@@ -78,10 +86,7 @@ model::ModelInfo modelInfo(const TrainRequest& request, const Start& start,
                               ? model::devmapModelInfo(vocabulary, maxLength, paperPadding)
                               : model::coarseningModelInfo(vocabulary, maxLength);
   info.pooling = from ? from->pooling : request.pooling;
-  for (const data::MeasuredDevice& device : request.devices) {
-    info.deviceNames.push_back(device.name);
-    info.deviceTypes.push_back(device.type);
-  }
+  nameDevices(info, request.devices);
   info.auxScale = from ? from->auxScale : request.auxScale;
   return info;
 }
@@ -309,10 +314,7 @@ TrainedModel trainSourceBoosted(const TrainRequest& request, const std::string& 
   trained.predictorInfo = std::move(fitted.info);
   trained.forest = std::move(fitted.forest);
   trained.examples = all.size();
-  for (const data::MeasuredDevice& device : request.devices) {
-    trained.predictorInfo.deviceNames.push_back(device.name);
-    trained.predictorInfo.deviceTypes.push_back(device.type);
-  }
+  nameDevices(trained.predictorInfo, request.devices);
   trained.predictorInfo.dataFingerprint = model::devmapFingerprint(request.devmapRows);
   trained.predictorInfo.trainingCommand = request.command;
   return trained;

@@ -28,7 +28,8 @@ class RowExamples {
     if (found == inputs_.end()) {
       found = inputs_
                   .emplace(row.src, tokenizer::kernelInputs(vocabulary_, row.src,
-                                                            kSourceBoostedMaxLength, row.benchmark))
+                                                            kSourceBoostedMaxLength, row.benchmark,
+                                                            /*withStaticCounts=*/true))
                   .first;
     }
     model::Example example;
