@@ -313,9 +313,16 @@ void writeStandardOutput(std::string_view content) {
 std::vector<std::string> readSourceFolder(const std::string& folder, const std::string& extension) {
   std::error_code error;
   std::vector<std::filesystem::path> files;
-  for (std::filesystem::directory_iterator it(folder, error), end; !error && it != end;
+  uintmax_t total = 0;
+  for (std::filesystem::recursive_directory_iterator it(folder, error), end; !error && it != end;
        it.increment(error)) {
-    if (it->path().extension() == extension && it->is_regular_file()) files.push_back(it->path());
+    if (it->path().extension() != extension || !it->is_regular_file()) continue;
+    total += std::min<uintmax_t>(it->file_size(error), kMaxSourceBytes);
+    if (total > kMaxSourceFolderBytes) {
+      throw DataError(folder + ": more than " + std::to_string(kMaxSourceFolderBytes >> 20) +
+                      " MiB of " + extension + " files");
+    }
+    files.push_back(it->path());
   }
   if (error) throw DataError(folder + ": " + error.message());
   if (files.empty()) throw DataError(folder + " has no " + extension + " file");

@@ -12,10 +12,11 @@
 namespace deeptune::data {
 
 /// Size limits of the files the project reads (bytes), checked before reading.
-constexpr size_t kMaxCsvBytes = size_t{256} << 20;       ///< labelled data, folds
-constexpr size_t kMaxModelFileBytes = size_t{64} << 20;  ///< model files (~0.3 MB today)
-constexpr size_t kMaxVocabularyBytes = size_t{1} << 20;  ///< vocabulary JSON
-constexpr size_t kMaxSourceBytes = size_t{4} << 20;      ///< kernel sources (the rewriter's)
+constexpr size_t kMaxCsvBytes = size_t{256} << 20;           ///< labelled data, folds
+constexpr size_t kMaxModelFileBytes = size_t{64} << 20;      ///< model files (~0.3 MB today)
+constexpr size_t kMaxVocabularyBytes = size_t{1} << 20;      ///< vocabulary JSON
+constexpr size_t kMaxSourceBytes = size_t{4} << 20;          ///< kernel sources (the rewriter's)
+constexpr size_t kMaxSourceFolderBytes = size_t{512} << 20;  ///< readSourceFolder, all files
 
 /// An output that could not be written: one line "PATH: reason".
 class OutputError : public std::runtime_error {
@@ -29,9 +30,10 @@ class OutputError : public std::runtime_error {
 /// reading and again while reading, for a file that grows).
 std::string readFileBytes(const std::string& path, size_t limit);
 
-/// Every regular file of `folder` whose name ends in `extension` (e.g. ".cl"), sorted by name, each
-/// read within kMaxSourceBytes. Throws DataError (without a position) naming the folder when it
-/// cannot be listed or holds no such file, and readFileBytes' DataError for a file.
+/// Every regular file of `folder` and its subfolders (symbolic links to folders not followed) whose
+/// name ends in `extension` (e.g. ".cl"), sorted by path, each read within kMaxSourceBytes, at most
+/// kMaxSourceFolderBytes in all. Throws DataError (without a position) naming the folder when it
+/// cannot be listed, holds no such file or too many bytes, and readFileBytes' DataError for a file.
 std::vector<std::string> readSourceFolder(const std::string& folder, const std::string& extension);
 
 /// The rest of the open regular file `fd` (from its current offset), at most `limit` bytes; throws

@@ -108,6 +108,11 @@ struct PretrainOptions {
   double learningRate = 1e-2;
   uint64_t seed = 204;
   int lstmThreads = 1;  ///< as TrainOptions::lstmThreads
+  /// Sequences never trained on, scored (mean next-token cross-entropy) after every epoch.
+  std::vector<std::vector<int>> heldOut;
+  /// After every epoch: its number (from 1), the training loss and the held-out loss (NaN
+  /// without heldOut).
+  std::function<void(int epoch, double trainLoss, double heldOutLoss)> epochDone;
 };
 
 /// One auxiliary input as the network reads it under `info.auxScale`.

@@ -71,6 +71,12 @@ InferenceModel InferenceModel::load(const std::string& path) {
                      " (weights as a LibTorch archive), which prediction without LibTorch cannot " +
                      "read; convert it: deeptune upgrade-model '" + path + "' -o NEW.model");
   }
+  if (file.info.method == "language-model") {
+    throw ModelError(path +
+                     ": a pretrained language model, which chooses nothing; fine-tune it "
+                     "on labelled data first: deeptune train --from '" +
+                     path + "'");
+  }
   std::vector<Network> networks;
   for (internal::ModelMember& member : file.members) {
     Network network;

@@ -79,7 +79,7 @@ void DeepTuneModel::saveEnsemble(const std::string& path,
 
 DeepTuneModel DeepTuneModel::load(const std::string& path) {
   internal::ModelFile file = internal::readModelFile(path);
-  if (file.info.method != "deeptune") {
+  if (!internal::holdsNetworks(file.info)) {
     throw ModelError(path + ": a " + file.info.method +
                      " predictor, not a DeepTune network (nothing to fine-tune or pretrain)");
   }
@@ -108,7 +108,7 @@ DeepTuneModel DeepTuneModel::load(const std::string& path) {
 
 void upgradeModelFile(const std::string& input, const std::string& output) {
   internal::ModelFile file = internal::readModelFile(input);
-  if (file.info.method != "deeptune") {  // format 7, current: written again as it is
+  if (!internal::holdsNetworks(file.info)) {  // format 7, current: written again as it is
     internal::writePredictorFile(output, file.info, file.forest);
     return;
   }

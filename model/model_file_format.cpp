@@ -202,9 +202,9 @@ void validateInfo(const ModelInfo& info) {
         info.fixedLabel >= static_cast<int>(info.labels.size())) {
       throw ModelError("a fixed-factor model is a coarsening model naming one of its labels");
     }
-  } else if (info.method != "deeptune") {
+  } else if (info.method != "deeptune" && info.method != "language-model") {
     throw ModelError("unknown predictor '" + info.method +
-                     "' (deeptune, source-boosted, fixed-factor)");
+                     "' (deeptune, source-boosted, fixed-factor, language-model)");
   }
   if (!info.deviceNames.empty() || !info.deviceTypes.empty()) {
     if (info.task != "devmap" || info.deviceNames.size() != 2 || info.deviceTypes.size() != 2 ||
@@ -430,6 +430,10 @@ void writeWithHeader(const std::string& path, int version, const nlohmann::json&
 
 }  // namespace
 
+bool holdsNetworks(const ModelInfo& info) {
+  return info.method == "deeptune" || info.method == "language-model";
+}
+
 ModelFile readModelFile(const std::string& path) {
   std::string bytes;
   try {
@@ -481,7 +485,7 @@ ModelFile readModelFile(const std::string& path) {
     }
     if (version == 2) {
       file.torchArchive = std::string(weightBytes);
-    } else if (file.info.method != "deeptune") {
+    } else if (!holdsNetworks(file.info)) {
       if (version < 7 || !weightBytes.empty()) {
         throw ModelError(path + ": a '" + file.info.method +
                          "' predictor holds no weights (format 7)");
@@ -547,11 +551,14 @@ void writeModelFile(const std::string& path, const ModelInfo& info,
       heads.push_back(nullptr);
     }
   }
-  if (info.method != "deeptune") {
+  if (!holdsNetworks(info)) {
     throw ModelError("cannot write model file " + path + ": a '" + info.method +
                      "' predictor has no network");
   }
-  const int version = !info.deviceNames.empty()         ? kMeasuredDevicesFormatVersion
+  // A pretrained language model is new in format 7; the other network files keep the
+  // oldest version that holds them, so that older programs still read them.
+  const int version = info.method == "language-model"   ? kModelFormatVersion
+                      : !info.deviceNames.empty()       ? kMeasuredDevicesFormatVersion
                       : members.size() == 1 && !anyHead ? kSingleNetworkFormatVersion
                                                         : kEnsembleFormatVersion;
   const NetworkSizes sizes = networkSizesOf(info);
@@ -565,6 +572,7 @@ void writeModelFile(const std::string& path, const ModelInfo& info,
     header["weights"]["networks"] = members.size();
     header["heads"] = heads;
   }
+  if (info.method != "deeptune") header["predictor"] = {{"method", info.method}};
   writeWithHeader(path, version, header, weightBytes);
 }
 

@@ -176,6 +176,33 @@ std::string neededDeclarations(std::string_view text, std::string_view definitio
   return out;
 }
 
+namespace {
+
+/// Where the top-level declaration holding the line at `lineStart` begins: that line when it
+/// starts at column 0, else the nearest line before it that does, when only blank or indented
+/// lines lie between and that line does not end a declaration or open a body (a declaration the
+/// formatter broke, e.g. `__kernel` and `void` left on lines of their own where a conditional
+/// attribute was); npos otherwise.
+size_t declarationStart(std::string_view text, size_t lineStart) {
+  if (lineStart < text.size() && !std::isspace(static_cast<unsigned char>(text[lineStart]))) {
+    return lineStart;
+  }
+  while (lineStart > 0) {
+    const size_t previous = text.rfind('\n', lineStart - 2);
+    const size_t start = previous == std::string_view::npos ? 0 : previous + 1;
+    const std::string_view line = text.substr(start, lineStart - 1 - start);
+    if (!line.empty() && !std::isspace(static_cast<unsigned char>(line[0]))) {
+      const size_t last = line.find_last_not_of(" \t");
+      const char end = line[last];
+      return end == ';' || end == '}' || end == '{' ? std::string_view::npos : start;
+    }
+    lineStart = start;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 std::optional<std::string> cutFunctionDefinition(std::string_view text, const std::string& name) {
   // Formatted text starts each top-level declaration at column 0; a definition is the name,
   // its parameter list, then '{'.
@@ -183,14 +210,14 @@ std::optional<std::string> cutFunctionDefinition(std::string_view text, const st
   while (lineStart < text.size()) {
     const size_t lineEnd = std::min(text.find('\n', lineStart), text.size());
     const std::string_view line = text.substr(lineStart, lineEnd - lineStart);
-    const bool topLevel = !line.empty() && !std::isspace(static_cast<unsigned char>(line[0]));
-    for (size_t at = line.find(name); topLevel && at != std::string_view::npos;
-         at = line.find(name, at + 1)) {
+    for (size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
       const size_t after = at + name.size();
       if ((at > 0 && isIdentifierChar(line[at - 1])) || after >= line.size() ||
           line[after] != '(') {
         continue;
       }
+      const size_t start = declarationStart(text, lineStart);
+      if (start == std::string_view::npos) continue;
       const size_t paramsEnd = skipBalanced(text, lineStart + after);
       if (paramsEnd == std::string_view::npos) break;
       size_t body = paramsEnd;
@@ -198,7 +225,7 @@ std::optional<std::string> cutFunctionDefinition(std::string_view text, const st
       if (body >= text.size() || text[body] != '{') continue;
       const size_t end = skipBalanced(text, body);
       if (end == std::string_view::npos) break;
-      return std::string(text.substr(lineStart, end - lineStart));
+      return std::string(text.substr(start, end - start));
     }
     lineStart = lineEnd + 1;
   }

@@ -249,6 +249,24 @@ std::string serveKernels(const internal::Request& r, internal::ClangResources& r
   return out;
 }
 
+/// The extract of `chosen` from the whole normalized file: its definition cut out, preceded by
+/// what it needs of the file (typedefs, structs, constant tables) on lines of their own, so that
+/// the extract is valid OpenCL by itself, and normalized again on its own.
+std::string extractFrom(const Normalized& whole, const KernelName& chosen,
+                        const std::string& fileName, internal::ClangResources& resources) {
+  const auto definition = internal::cutFunctionDefinition(whole.text, chosen.normalized);
+  if (!definition) {
+    throw RewriteError(
+        fileName, 1, 1,
+        "cannot find the definition of kernel '" + chosen.original + "' in the normalized text");
+  }
+  // An extract that is the whole normalized file (one kernel, nothing else) is already
+  // normalized: running the pipeline on it again would only repeat its cost.
+  std::string extract = internal::neededDeclarations(whole.text, *definition) + *definition;
+  if (extract != whole.text) extract = runPipeline(extract, fileName, resources, {}, false).text;
+  return extract;
+}
+
 std::string serveExtract(const internal::Request& r, internal::ClangResources& resources) {
   const Normalized whole = runPipeline(r.source, r.fileName, resources, r.options, true);
   const KernelName* chosen = nullptr;
@@ -270,21 +288,21 @@ std::string serveExtract(const internal::Request& r, internal::ClangResources& r
           "no kernel named '" + r.kernel + "'; kernels: " + kernelList(whole.kernels));
     }
   }
-  const auto definition = internal::cutFunctionDefinition(whole.text, chosen->normalized);
-  if (!definition) {
-    throw RewriteError(
-        r.fileName, 1, 1,
-        "cannot find the definition of kernel '" + chosen->original + "' in the normalized text");
-  }
-  // What the kernel needs of the file (its typedefs, structs, constant tables) comes with it,
-  // on lines of its own before the kernel, so that the extract is valid OpenCL by itself.
-  // An extract that is the whole normalized file (one kernel, nothing else) is already
-  // normalized: running the pipeline on it again would only repeat its cost.
-  std::string extract = internal::neededDeclarations(whole.text, *definition) + *definition;
-  if (extract != whole.text) extract = runPipeline(extract, r.fileName, resources, {}, false).text;
   std::string out;
-  internal::putField(out, extract);
+  internal::putField(out, extractFrom(whole, *chosen, r.fileName, resources));
   putNames(out, {*chosen});
+  putNotes(out, whole);
+  return out;
+}
+
+std::string serveExtractAll(const internal::Request& r, internal::ClangResources& resources) {
+  const Normalized whole = runPipeline(r.source, r.fileName, resources, r.options, true);
+  std::string out;
+  internal::putField(out, std::to_string(whole.kernels.size()));
+  for (const KernelName& kernel : whole.kernels) {
+    internal::putField(out, extractFrom(whole, kernel, r.fileName, resources));
+  }
+  putNames(out, whole.kernels);
   putNotes(out, whole);
   return out;
 }
@@ -317,6 +335,8 @@ std::string serve(const internal::Request& r, internal::ClangResources& resource
       return serveKernels(r, resources);
     case internal::RequestKind::Extract:
       return serveExtract(r, resources);
+    case internal::RequestKind::ExtractAll:
+      return serveExtractAll(r, resources);
     case internal::RequestKind::Coarsen:
       return serveCoarsen(r, resources);
     case internal::RequestKind::Preprocess:
@@ -397,6 +417,24 @@ std::string Normalizer::extractKernel(std::string_view source, const std::string
     if (chosenName != nullptr) *chosenName = chosen.front();
     if (notes != nullptr) *notes = std::move(found);
     return text;
+  });
+}
+
+std::vector<ExtractedKernel> Normalizer::extractKernels(std::string_view source,
+                                                        const std::string& fileName,
+                                                        const data::SourceOptions& options,
+                                                        RewriteNotes* notes) const {
+  const std::string answer = impl_->bounded(
+      internal::requestOf(internal::RequestKind::ExtractAll, source, fileName, options));
+  return readAnswer(answer, fileName, [&](const std::string& in, size_t& offset) {
+    std::vector<ExtractedKernel> kernels(std::stoul(internal::takeField(in, offset)));
+    for (ExtractedKernel& kernel : kernels) kernel.text = internal::takeField(in, offset);
+    const std::vector<KernelName> names = takeNames(in, offset);
+    if (names.size() != kernels.size()) throw RewriteError("kernel count");
+    for (size_t i = 0; i < names.size(); ++i) kernels[i].name = names[i];
+    RewriteNotes found = takeNotes(in, offset);
+    if (notes != nullptr) *notes = std::move(found);
+    return kernels;
   });
 }
 

@@ -32,6 +32,12 @@ struct KernelName {
   std::string normalized;
 };
 
+/// One kernel of a file, extracted as Normalizer::extractKernel does.
+struct ExtractedKernel {
+  KernelName name;
+  std::string text;
+};
+
 /// A coarsened kernel and how the host must launch it.
 struct CoarsenedKernel {
   std::string source;  ///< the whole (preprocessed) file, the kernel coarsened; OpenCL C 1.2
@@ -88,6 +94,12 @@ class Normalizer {
                             const std::string& kernel, KernelName* chosen = nullptr,
                             const data::SourceOptions& options = {},
                             RewriteNotes* notes = nullptr) const;
+
+  /// Every kernel of the file extracted (as extractKernel does), in source order, from one
+  /// normalization of the whole file; a file without a kernel gives none. `notes` are the file's.
+  std::vector<ExtractedKernel> extractKernels(std::string_view source, const std::string& fileName,
+                                              const data::SourceOptions& options = {},
+                                              RewriteNotes* notes = nullptr) const;
 
   /// The kernels the file defines, in order.
   std::vector<KernelName> kernels(std::string_view source, const std::string& fileName,

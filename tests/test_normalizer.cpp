@@ -111,6 +111,26 @@ TEST_CASE("kernel extraction reproduces the paper's single-kernel extracts", "[r
         "__kernel void A(__global int* a) {\n  a[0] = 1;\n}");
 }
 
+TEST_CASE("every kernel of a file is extracted from one normalization", "[rewriter]") {
+  const Normalizer normalizer;
+  // A conditional attribute between __kernel and the name (MNN's conv_2d.cl does this) leaves the
+  // whole file's declaration on several lines; the extract must still be found and joined.
+  const std::string file =
+      "__kernel void first(__global float* data) {\n  data[0] = 2.0f;\n}\n"
+      "__kernel\n#ifdef HINT\n__attribute__((work_group_size_hint(16, 1, 1)))\n#endif\n"
+      "void second(__global float* in, __global float* out) {\n"
+      "  int id = get_global_id(0);\n  out[id] = in[id] + 1.0f;\n}\n";
+  const auto kernels = normalizer.extractKernels(file, "two.cl");
+  REQUIRE(kernels.size() == 2);
+  CHECK(kernels[0].name.original == "first");
+  CHECK(kernels[1].name.original == "second");
+  CHECK(kernels[0].text == normalizer.extractKernel(file, "two.cl", "first"));
+  CHECK(kernels[1].text ==
+        "__kernel void A(__global float* a, __global float* b) {\n  int c = get_global_id(0);\n"
+        "  b[c] = a[c] + 1.0f;\n}");
+  CHECK(normalizer.extractKernels("float f(float v) {\n  return v;\n}\n", "none.cl").empty());
+}
+
 TEST_CASE("typedefs and the declarations an extract needs give valid OpenCL", "[rewriter]") {
   // Issue 10: `typedef float DATA_TYPE;` came out as `typedef float float;` (the shim defines
   // DATA_TYPE), joined onto the kernel's line; an extract lost the typedefs, structs and constant

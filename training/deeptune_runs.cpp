@@ -175,12 +175,16 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
       result.treeHeads.push_back(stateHeadOf(runFolds, rows, headName("deeptune-tree"),
                                              "deeptune-tree", treeHeadFold, probabilities));
     }
-    const auto boostedFold = [&](const FoldFeatures& features) {
-      model::BoostedTreeOptions boosted;
-      boosted.seed = runOptions.train.seed;
-      return model::boostedTreeProbabilities(features.train, features.labels, features.test,
-                                             boosted);
+    const auto boostedFoldSampling = [&](double columnSample) {
+      return [&, columnSample](const FoldFeatures& features) {
+        model::BoostedTreeOptions boosted;
+        boosted.seed = runOptions.train.seed;
+        boosted.columnSample = columnSample;
+        return model::boostedTreeProbabilities(features.train, features.labels, features.test,
+                                               boosted);
+      };
     };
+    const auto boostedFold = boostedFoldSampling(1.0);
     if (heads.boosted) {
       result.boostedHeads.push_back(stateHeadOf(runFolds, rows, headName("deeptune-boosted"),
                                                 "deeptune-boosted", boostedFold, probabilities));
@@ -189,7 +193,8 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
     if (heads.boostedTokenCounts) {
       result.boostedCountHeads.push_back(
           stateHeadOf(runFolds, rows, headName("deeptune-boosted-tc"), "deeptune-boosted-tc",
-                      boostedFold, probabilities, /*tokenCounts=*/true));
+                      boostedFoldSampling(heads.countsColumnSample), probabilities,
+                      /*tokenCounts=*/true));
       for (size_t row = 0; row < rows.size(); ++row) countSum[row] += probabilities[row];
     }
     for (model::FoldTraining& fold : runFolds) {  // the states have served

@@ -47,6 +47,9 @@ struct StateHeads {
   bool tree = false;                ///< DeepTuneRuns::treeHeads
   bool boosted = false;             ///< DeepTuneRuns::boostedHeads
   bool boostedTokenCounts = false;  ///< DeepTuneRuns::boostedCountHeads
+  /// The share of the features each tree of the token-count head may split on (1: all, as
+  /// before; below 1 the state's 64 values do not crowd out the counts in every tree).
+  double countsColumnSample = 1.0;
 };
 
 /// Cross-validates DeepTune `seeds` times on the folds `foldOfRow`: run r trains fold f with seed

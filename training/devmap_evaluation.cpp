@@ -75,7 +75,13 @@ std::string headSettings(const StateHeads& heads) {
          (heads.boostedTokenCounts
               ? std::string(heads.tree || heads.boosted ? "; " : "") +
                     "deeptune-boosted-tc (the same boosted trees with the row's token counts, "
-                    "of the fold model's vocabulary, between the states and the sizes)"
+                    "of the fold model's vocabulary, between the states and the sizes" +
+                    (heads.countsColumnSample < 1
+                         ? "; each tree splits on a share " +
+                               evaluation::formatNumber("%.2f", heads.countsColumnSample) +
+                               " of the columns"
+                         : std::string()) +
+                    ")"
               : "");
 }
 
@@ -121,10 +127,12 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 /// What DeepTune takes from the model it starts from: its vocabulary and the devices its labels
-/// name (its shape goes into the method's options).
+/// name (its shape goes into the method's options), or for a pretrained language model its
+/// vocabulary alone.
 struct FromModel {
   std::optional<tokenizer::Vocabulary> vocabulary;
   std::vector<std::string> devices;
+  bool languageModel = false;
 };
 
 /// The model `path` loaded: its shape into `deeptune`, its vocabulary and devices returned.
@@ -135,11 +143,13 @@ FromModel startFrom(const std::string& path, model::DeepTuneMethodOptions& deept
     const StartingModel start = loadDevmapStartingModel(path);
     const model::ModelInfo& info = start.model.info();
     deeptune.startFrom = start.path;
+    from.vocabulary.emplace(info.vocabulary, start.path);
+    from.languageModel = info.method == "language-model";
+    if (from.languageModel) return from;  // the network's shape is the request's
     deeptune.maxLength = info.maxLength;
     deeptune.auxScale = info.auxScale;
     deeptune.pooling = info.pooling;
     deeptune.paperPadding = info.paperPadding;
-    from.vocabulary.emplace(info.vocabulary, start.path);
     from.devices = info.deviceNames;
   } catch (const TrainingError& e) {
     throw TrainingError("evaluate: " + std::string(e.what()));
@@ -185,6 +195,9 @@ void checkDevmapEvaluationRequest(const DevmapEvaluationRequest& request) {
   if (request.workers < 1 || deeptune.train.epochs < 1 || request.seeds < 1 ||
       request.seeds > 100) {
     throw TrainingError("evaluate: --workers and --epochs must be positive, --seeds 1 to 100");
+  }
+  if (!(request.heads.countsColumnSample > 0 && request.heads.countsColumnSample <= 1)) {
+    throw TrainingError("evaluate: --counts-colsample is a share in (0, 1]");
   }
   if (deeptune.auxScale != "raw" && deeptune.auxScale != "log2") {
     throw TrainingError("evaluate: --aux-scale is raw or log2, not '" + deeptune.auxScale + "'");
@@ -272,7 +285,8 @@ DevmapEvaluation evaluateDevmap(const DevmapEvaluationRequest& request,
   deeptune.vocabularyPerFold = deeptune.startFrom.empty() && request.protocol.vocabularyPerFold;
   std::vector<std::string> dataDevices;
   for (const data::MeasuredDevice& device : request.devices) dataDevices.push_back(device.name);
-  deeptune.startWhole = !deeptune.startFrom.empty() && from.devices == dataDevices;
+  deeptune.startWhole =
+      !deeptune.startFrom.empty() && !from.languageModel && from.devices == dataDevices;
   deeptune.keepStates =
       request.heads.tree || request.heads.boosted || request.heads.boostedTokenCounts;
   deeptune.keepTokenCounts = request.heads.boostedTokenCounts;

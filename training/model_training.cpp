@@ -33,7 +33,8 @@ Start startOf(const TrainRequest& request) {
     } catch (const TrainingError& e) {
       throw TrainingError("train: " + std::string(e.what()));
     }
-    start.fineTune = true;
+    // A pretrained language model lends its embedding and LSTM, as --transfer-from does.
+    start.fineTune = start.model->model.info().method != "language-model";
   } else if (!request.transferPath.empty()) {
     start.model.emplace(
         StartingModel{request.transferPath, model::DeepTuneModel::load(request.transferPath)});

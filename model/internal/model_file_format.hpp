@@ -30,6 +30,10 @@ struct ModelMember {
   std::optional<BoostedTreeHead> head;
 };
 
+/// Whether a file of this method holds networks: "deeptune", and "language-model" (format 7: a
+/// pretrained embedding and LSTM whose heads are their fresh initialization, for fine-tuning).
+bool holdsNetworks(const ModelInfo& info);
+
 /// A model file's contents, checked.
 struct ModelFile {
   ModelInfo info;
@@ -51,8 +55,8 @@ void requireFiniteWeights(const std::vector<NamedTensor>& tensors, const std::st
 
 /// Writes `info` and `members` (1 to 64) atomically (nothing half-written): version 6 for a model
 /// that names measured devices (ModelInfo::deviceNames), else 4 for one network without a head,
-/// else 5. Throws ModelError (also for a non-finite weight or a head that checkBoostedTreeHead
-/// refuses or that does not read the network's state and inputs).
+/// else 5; 7 for a language model. Throws ModelError (also for a non-finite weight or a head that
+/// checkBoostedTreeHead refuses or that does not read the network's state and inputs).
 void writeModelFile(const std::string& path, const ModelInfo& info,
                     const std::vector<ModelMember>& members);
 

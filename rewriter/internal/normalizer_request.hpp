@@ -12,6 +12,7 @@ enum class RequestKind : char {
   Normalize = 'N',
   Kernels = 'K',
   Extract = 'X',
+  ExtractAll = 'A',
   Coarsen = 'C',
   Preprocess = 'P',
   Rename = 'R'

@@ -71,6 +71,8 @@ po::options_description evaluateOptions(EvaluateArguments& a) {
       ("boosted-head", "also report deeptune-boosted: XGBoost's boosted trees on the same "
        "states and log2 sizes (with --ensemble, also their probabilities averaged)")
       ("boosted-head-counts", "also report deeptune-boosted-tc: the same with token counts")
+      ("counts-colsample", po::value(&a.request.heads.countsColumnSample)->default_value(1.0),
+       "deeptune-boosted-tc: share of the columns each tree may split on")
       ("from", po::value(&a.request.fromPath),
        "fine-tune: every fold's DeepTune starts from this model (a file, or amd / nvidia for a "
        "bundled one), its vocabulary and sizes; the whole network when its devices are the "
@@ -149,8 +151,9 @@ int runEvaluate(const Args& args) {
   if (!request.fromPath.empty()) {
     request.fromPath = startingModelPath(request.fromPath, vm, "evaluate");
   }
-  request.heads = {vm.count("tree-head") > 0, vm.count("boosted-head") > 0,
-                   vm.count("boosted-head-counts") > 0};
+  request.heads.tree = vm.count("tree-head") > 0;
+  request.heads.boosted = vm.count("boosted-head") > 0;
+  request.heads.boostedTokenCounts = vm.count("boosted-head-counts") > 0;
   request.deeptune.train.batching = model::parseBatching(a.batching);
   request.deeptune.train.lstm = model::parseLstm(a.lstm);
   data::checkOutputNotInput(request.reportDir, {a.dataPath, a.foldsPath},

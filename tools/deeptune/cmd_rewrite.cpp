@@ -14,7 +14,9 @@ int runRewrite(const Args& args) {
   std::string kernel, output, outputDir;
   options.add_options()("file", po::value(&inputs), "OpenCL source files to normalize")(
       "kernel,k", po::value(&kernel),
-      "extract this kernel (normalized alone, as the paper's data)");
+      "extract this kernel (normalized alone, as the paper's data)")(
+      "all-kernels",
+      "extract every kernel of each file (with --output-dir: DIR/<file>.<kernel>.cl)");
   addOutputOptions(options, output, outputDir);
   options.add_options()(
       "json", "write {\"file\", \"kernel\", \"text\", \"undeclared\": [...]} instead of the text");
@@ -22,7 +24,8 @@ int runRewrite(const Args& args) {
   po::variables_map vm;
   if (!parseWithSourceOptions(
           args,
-          "usage: deeptune rewrite FILE... [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
+          "usage: deeptune rewrite FILE... [--kernel NAME | --all-kernels] [-D NAME[=VALUE]]... "
+          "[-I DIR]...\n"
           "                        [-o OUT | --output-dir DIR] [--json]\n\n"
           "Normalizes OpenCL source: preprocess, rename identifiers, strip\n"
           "attributes, format. Without --kernel the whole file is normalized. Names the file\n"
@@ -33,6 +36,10 @@ int runRewrite(const Args& args) {
     return kExitOk;
   }
   const data::SourceOptions sourceOptions = sourceValues.validated();
+  const bool allKernels = vm.count("all-kernels") > 0;
+  if (allKernels && vm.count("kernel")) {
+    throw UsageError("rewrite: --kernel and --all-kernels exclude each other");
+  }
   const std::vector<std::string> outputs = outputsOf("rewrite", inputs, output, outputDir);
   rewriter::Normalizer normalizer;
   size_t next = 0;
@@ -40,21 +47,39 @@ int runRewrite(const Args& args) {
     const std::string& target = outputs[next++];
     const std::string source = readInputArgument(input);
     rewriter::RewriteNotes notes;
-    rewriter::KernelName chosen;
-    const std::string normalized =
-        vm.count("kernel")
-            ? normalizer.extractKernel(source, input, kernel, &chosen, sourceOptions, &notes)
-            : normalizer.normalize(source, input, sourceOptions, &notes);
-    if (vm.count("json")) {
-      nlohmann::json out = {
-          {"file", input}, {"text", normalized}, {"undeclared", notes.undeclared}};
-      out["kernel"] =
-          vm.count("kernel") ? nlohmann::json(chosen.original) : nlohmann::json(nullptr);
-      writeOutput(target, out.dump() + "\n");
+    std::vector<rewriter::ExtractedKernel> results;
+    if (allKernels) {
+      results = normalizer.extractKernels(source, input, sourceOptions, &notes);
+    } else if (vm.count("kernel")) {
+      results.emplace_back();
+      results.back().text = normalizer.extractKernel(source, input, kernel, &results.back().name,
+                                                     sourceOptions, &notes);
     } else {
-      printUndeclaredNote(input, notes.undeclared);
-      writeOutput(target, normalized + "\n");
+      results.push_back({{}, normalizer.normalize(source, input, sourceOptions, &notes)});
     }
+    const bool named = allKernels || vm.count("kernel");
+    const bool eachToItsFile = allKernels && !outputDir.empty();
+    std::string joined;
+    for (const rewriter::ExtractedKernel& result : results) {
+      std::string text = result.text + "\n";
+      if (vm.count("json")) {
+        nlohmann::json out = {
+            {"file", input}, {"text", result.text}, {"undeclared", notes.undeclared}};
+        out["kernel"] = named ? nlohmann::json(result.name.original) : nlohmann::json(nullptr);
+        text = out.dump() + "\n";
+      }
+      if (eachToItsFile) {
+        const std::string stem =
+            target.size() > 3 && target.compare(target.size() - 3, 3, ".cl") == 0
+                ? target.substr(0, target.size() - 3)
+                : target;
+        writeOutput(stem + "." + result.name.original + ".cl", text);
+      } else {
+        joined += text;
+      }
+    }
+    if (!vm.count("json")) printUndeclaredNote(input, notes.undeclared);
+    if (!eachToItsFile) writeOutput(target, joined);
   });
 }
 

@@ -11,6 +11,7 @@ int runRewrite(const Args& args);   ///< deeptune rewrite FILE [--kernel NAME] [
 int runTokenize(const Args& args);  ///< deeptune tokenize FILE --vocab V [--strict] [--json]
 int runVocab(const Args& args);     ///< deeptune vocab derive FILES... | --csv FILE -o OUT
 int runTrain(const Args& args);     ///< deeptune train --task devmap --data CSV -o MODEL
+int runPretrain(const Args& args);  ///< deeptune pretrain --corpus DIR -o MODEL
 int runEvaluate(const Args& args);  ///< deeptune evaluate --task devmap --data CSV --report DIR
 int runEvaluateCoarsening(const Args& args);  ///< evaluate --task coarsening (from runEvaluate)
 int runPredict(const Args& args);   ///< deeptune predict KERNEL.cl --dsize N --wgsize M

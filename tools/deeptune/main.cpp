@@ -21,6 +21,7 @@ const char* kUsage =
     "  tokenize   encode a file into vocabulary ids\n"
     "  vocab      derive a vocabulary from files or a CSV column\n"
     "  train      train a predictor (source-boosted, deeptune, ...) on a labelled CSV\n"
+    "  pretrain   train DeepTune's language model on unlabelled kernels (for train --from)\n"
     "  evaluate   cross-validate methods (what ships, DeepTune, baselines); write a report\n"
     "  predict    CPU or GPU for a kernel launch (rewrite, tokenize, model)\n"
     "  devices    list the OpenCL devices\n"
@@ -51,6 +52,7 @@ int dispatch(const std::string& command, const Args& args) {
 #ifdef DEEPTUNE_TRAINING_BINARY  // deeptune-train: only what needs LibTorch
       {"train", deeptune::cli::runTrain},
       {"evaluate", deeptune::cli::runEvaluate},
+      {"pretrain", deeptune::cli::runPretrain},
       {"upgrade-model", deeptune::cli::runUpgradeModel},
 #else
 #ifdef DEEPTUNE_WITH_REWRITER

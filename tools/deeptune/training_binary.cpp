@@ -12,7 +12,8 @@
 namespace deeptune::cli {
 
 bool isTrainingCommand(const std::string& command) {
-  return command == "train" || command == "evaluate" || command == "upgrade-model";
+  return command == "train" || command == "evaluate" || command == "pretrain" ||
+         command == "upgrade-model";
 }
 
 std::string execTrainingBinary(char** argv) {

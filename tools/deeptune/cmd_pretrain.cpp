@@ -1,0 +1,92 @@
+// deeptune pretrain: trains DeepTune's language model on unlabelled kernels, once, into a file.
+#include <cstdio>
+
+#include "data/data_error.hpp"
+#include "data/datasets.hpp"
+#include "data/file_io.hpp"
+#include "model/compute_environment.hpp"
+#include "tokenizer/vocabulary.hpp"
+#include "tools/deeptune/commands.hpp"
+#include "tools/deeptune/progress.hpp"
+#include "training/language_model_pretraining.hpp"
+
+namespace deeptune::cli {
+
+int runPretrain(const Args& args) {
+  training::PretrainRequest request;
+  std::vector<std::string> corpora, excludedCsvs;
+  std::string vocabularyPath, curvePath;
+  po::options_description options("pretrain options");
+  // clang-format off
+  options.add_options()
+      ("corpus", po::value(&corpora)->required(), "folder of normalized kernels (.cl, subfolders "
+       "too; scripts/normalize-corpus.py writes build/corpus/kernels); may repeat")
+      ("exclude", po::value(&excludedCsvs), "labelled CSV whose src kernels are kept out (e.g. "
+       "cgo17-amd.csv); may repeat")
+      ("vocab", po::value(&vocabularyPath), "vocabulary JSON (default: derived from the corpus)")
+      ("epochs", po::value(&request.options.epochs)->default_value(10), "passes over the corpus")
+      ("batch-size", po::value(&request.options.batchSize)->default_value(32), "kernels per batch")
+      ("learning-rate", po::value(&request.options.learningRate)->default_value(3e-3), "Adam's")
+      ("held-out", po::value(&request.heldOutShare)->default_value(0.05),
+       "share of kernels (by a hash of the text) scored after each epoch, never trained on")
+      ("max-length", po::value(&request.maxLength)->default_value(1024), "keep the last N tokens")
+      ("seed", po::value(&request.options.seed)->default_value(204), "random seed")
+      ("threads", po::value(&request.options.lstmThreads)->default_value(model::usableHardwareThreads()),
+       "threads of the fast LSTM (the model does not depend on it)")
+      ("curve", po::value(&curvePath), "also write the loss per epoch as CSV")
+      ("output,o", po::value(&request.outputPath)->required(), "model file to write");
+  // clang-format on
+  po::variables_map vm;
+  if (!parseOptions(args,
+                    "usage: deeptune pretrain --corpus DIR -o MODEL [options]\n\n"
+                    "Trains DeepTune's embedding and LSTM to predict each next token of the\n"
+                    "corpus's kernels and writes them as a language model, which `train --from`\n"
+                    "and `evaluate --from` fine-tune on labelled data.",
+                    options, {}, vm)) {
+    return kExitOk;
+  }
+  data::checkOutputNotInput(request.outputPath, {vocabularyPath}, data::OutputKind::kFile);
+  data::checkOutputPath(request.outputPath);
+  if (!curvePath.empty()) data::checkOutputPath(curvePath);
+  try {
+    for (const std::string& corpus : corpora) {
+      for (std::string& source : data::readSourceFolder(corpus, ".cl")) {
+        request.sources.push_back(std::move(source));
+      }
+    }
+    for (const std::string& csv : excludedCsvs) {
+      for (const data::DevmapRow& row : data::readDevmapCsv(csv))
+        request.excluded.push_back(row.src);
+    }
+  } catch (const data::DataError& e) {
+    throw UsageError("pretrain: " + std::string(e.what()));
+  }
+  if (!vocabularyPath.empty()) {
+    const tokenizer::Vocabulary vocabulary = tokenizer::Vocabulary::load(vocabularyPath);
+    request.vocabulary = vocabulary.tokens();
+    request.vocabularyName = vocabularyPath;
+  }
+  request.dataName = corpora.front() + (corpora.size() > 1 ? " and more" : "");
+  request.command = commandLine("pretrain", args);
+  training::checkPretrainRequest(request);
+  ProgressPrinter printer;
+  const int epochs = request.options.epochs;
+  const training::PretrainResult result = training::pretrainLanguageModel(
+      request, [&](int epoch, double trainLoss, double heldOutLoss, double seconds) {
+        char line[160];
+        std::snprintf(line, sizeof line, "epoch %d/%d  loss %.4f  held-out %.4f  %.0fs  ETA %s",
+                      epoch, epochs, trainLoss, heldOutLoss, seconds,
+                      formatDuration(seconds * (epochs - epoch)).c_str());
+        printer.update(line, epoch == epochs);
+      });
+  if (!curvePath.empty()) data::writeFileAtomically(curvePath, training::pretrainCurveCsv(result));
+  std::printf(
+      "%zu kernels (%zu tokens), %zu held out, %zu excluded; vocabulary %zu; held-out loss %.4f; "
+      "%s; wrote %s\n",
+      result.trainingSources, result.trainingTokens, result.heldOutSources, result.excludedSources,
+      result.vocabulary, result.heldOutLoss.back(), formatDuration(printer.elapsed()).c_str(),
+      request.outputPath.c_str());
+  return kExitOk;
+}
+
+}  // namespace deeptune::cli
