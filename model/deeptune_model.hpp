@@ -43,7 +43,10 @@ struct ModelInfo {
   /// in label order, by CL_DEVICE_NAME and type ("CPU", "GPU", ...). Empty for the paper's data,
   /// whose labels are the device types themselves.
   std::vector<std::string> deviceNames, deviceTypes;
-  int maxLength = 1024;         ///< sequences keep their last maxLength tokens
+  int maxLength = 1024;  ///< sequences keep their last maxLength tokens
+  /// Hidden units of each of the two LSTM layers: 64, the paper's; a multiple of 32 up to 512
+  /// (the file's "network" sizes).
+  int lstmSize = 64;
   bool paperPadding = false;    ///< pre-pad every sequence to maxLength (the paper's Keras)
   std::string dataFingerprint;  ///< hash of the training data, "" if untrained
   int trainingRows = 0;

@@ -69,6 +69,7 @@ FoldData foldData(const std::vector<data::DevmapRow>& allRows, const std::vector
   data.info = devmapModelInfo(foldVocabulary, options.maxLength, options.paperPadding);
   data.info.auxScale = options.auxScale;
   data.info.pooling = options.pooling;
+  data.info.lstmSize = options.lstmSize;
   data.train = devmapExamples(trainData, foldVocabulary, options.maxLength);
   data.test = devmapExamples(testData, foldVocabulary, options.maxLength);
   for (const std::string& source : options.pretrainSources) {
@@ -138,6 +139,7 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
   ModelInfo sharedInfo = devmapModelInfo(vocabulary, options.maxLength, options.paperPadding);
   sharedInfo.auxScale = options.auxScale;
   sharedInfo.pooling = options.pooling;
+  sharedInfo.lstmSize = options.lstmSize;
   return [allRows, examples, sharedInfo, vocabulary, options, progress, done](
              const std::vector<size_t>& trainRows, const std::vector<size_t>& testRows, int fold) {
     FoldData data =

@@ -20,6 +20,7 @@ struct DeepTuneMethodOptions {
   bool paperPadding = false;
   std::string auxScale = "raw";  ///< ModelInfo::auxScale of every fold's model
   std::string pooling = "last";  ///< ModelInfo::pooling of every fold's model
+  int lstmSize = 64;             ///< ModelInfo::lstmSize of every fold's model
   /// Each fold derives its vocabulary from its training rows' sources (what the grouped
   /// protocols need: nothing of a test source seen); else the vocabulary handed in is used.
   bool vocabularyPerFold = false;

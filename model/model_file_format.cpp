@@ -188,6 +188,10 @@ void validateInfo(const ModelInfo& info) {
     throw ModelError("max length " + std::to_string(info.maxLength) + " outside 1..1048576");
   }
   if (info.trainingRows < 0) throw ModelError("negative training row count");
+  if (info.lstmSize < 32 || info.lstmSize > 512 || info.lstmSize % 32 != 0) {
+    throw ModelError("LSTM size " + std::to_string(info.lstmSize) +
+                     " is not a multiple of 32 from 32 to 512");
+  }
   if (info.auxScale != "raw" && info.auxScale != "log2") {
     throw ModelError("unknown scale '" + info.auxScale + "' of the auxiliary inputs (raw, log2)");
   }
@@ -270,6 +274,9 @@ ModelInfo infoOf(const nlohmann::json& header, const std::string& path) {
       info.deviceNames.push_back(device.at("name").get<std::string>());
       info.deviceTypes.push_back(device.at("type").get<std::string>());
     }
+  }
+  if (header.contains("network") && header.at("network").contains("lstm")) {
+    info.lstmSize = header.at("network").at("lstm").get<int>();
   }
   if (header.contains("predictor")) {
     const auto& predictor = header.at("predictor");

@@ -10,6 +10,7 @@ NetworkSizes networkSizesOf(const ModelInfo& info) {
   sizes.vocabulary = static_cast<int64_t>(info.vocabulary.size());
   sizes.auxInputs = static_cast<int64_t>(info.auxInputs.size());
   sizes.outputs = static_cast<int64_t>(info.labels.size());
+  sizes.lstm = info.lstmSize;
   return sizes;
 }
 

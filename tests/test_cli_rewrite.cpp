@@ -1,7 +1,9 @@
 // End-to-end tests of `deeptune rewrite`: the built binary on conformance cases and bad input.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 
 #include "tests/cli_runner.hpp"
 #include "tests/scratch_dir.hpp"
@@ -9,10 +11,12 @@
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
+using deeptune::test::cliPath;
 using deeptune::test::lineCount;
 using deeptune::test::readWholeFile;
 using deeptune::test::runCli;
 using deeptune::test::ScratchDir;
+using deeptune::test::sourceDir;
 
 TEST_CASE("cli rewrite reproduces the full-pipeline conformance cases", "[cli][rewrite]") {
   for (const std::string number : {"01", "02", "03", "04"}) {
@@ -51,6 +55,51 @@ TEST_CASE("cli rewrite --kernel extracts one kernel; -o writes the file", "[cli]
   CHECK_THAT(whole.out, StartsWith("float A(float a) {\n"));
   CHECK_THAT(whole.out, Contains("__kernel void B(__global float* b) {"));
   CHECK_THAT(whole.out, Contains("__kernel void C(__global float* c, int d) {"));
+}
+
+TEST_CASE("cli rewrite --all-kernels: every kernel, and the corpus script's pass table",
+          "[cli][rewrite]") {
+  ScratchDir dir("deeptune-cli-all-kernels");
+  const std::string two =
+      "float twice(float v) { return 2 * v; }\n"
+      "__kernel void scale(__global float* x) { x[get_global_id(0)] = twice(x[0]); }\n"
+      "__kernel void zero(__global float* y, int n) { if (get_global_id(0) < n) y[0] = 0; }\n";
+  const std::string source = dir.file("two.cl", two);
+  const auto all = runCli("rewrite --all-kernels --json '" + source + "'");
+  REQUIRE(all.exitCode == 0);
+  CHECK_THAT(all.out, StartsWith("{\"file\":"));
+  CHECK_THAT(all.out, Contains("\"kernel\":\"scale\"") && Contains("\"kernel\":\"zero\""));
+  const auto zero = runCli("rewrite --kernel zero '" + source + "'");
+  CHECK_THAT(all.out, Contains(nlohmann::json(zero.out.substr(0, zero.out.size() - 1)).dump()));
+  CHECK(runCli("rewrite --all-kernels --kernel zero '" + source + "'").exitCode == 2);
+  const auto files =
+      runCli("rewrite --all-kernels --output-dir '" + dir.path.string() + "' '" + source + "'");
+  REQUIRE(files.exitCode == 0);
+  CHECK(readWholeFile((dir.path / "two.zero.cl").string()) == zero.out);
+
+  // A corpus of three files: two kernels, a missing header, and the first file again.
+  const std::filesystem::path corpus = dir.path / "corpus";
+  std::filesystem::create_directories(corpus / "me+repo" / "src");
+  std::ofstream(corpus / "me+repo" / "src" / "two.cl") << two;
+  std::ofstream(corpus / "me+repo" / "src" / "again.cl") << two;
+  std::ofstream(corpus / "me+repo" / "src" / "lost.cl")
+      << "#include \"nowhere.h\"\n__kernel void k(__global int* a) { a[0] = 1; }\n";
+  std::ofstream(corpus / "MANIFEST.csv")
+      << "repository,commit,path,license,bytes,kernels,sha256\n"
+      << "me/repo,0,src/again.cl,MIT,1,2,0\nme/repo,0,src/lost.cl,MIT,1,1,0\n"
+      << "me/repo,0,src/two.cl,MIT,1,2,0\n";
+  const std::string out = (dir.path / "normalized").string();
+  const std::string script = "/usr/bin/python3 '" + sourceDir() + "/scripts/normalize-corpus.py'" +
+                             " --corpus '" + corpus.string() + "' --data '" + dir.path.string() +
+                             "' --deeptune '" + cliPath() + "' --out '" + out + "' 2>/dev/null";
+  REQUIRE(std::system(script.c_str()) == 0);
+  const std::string table = readWholeFile(out + "/files.csv");
+  CHECK_THAT(table, Contains("me/repo,src/again.cl,passed,2,0,0,,"));
+  CHECK_THAT(table, Contains("me/repo,src/lost.cl,failed,0,0,0,missing header"));
+  CHECK_THAT(table, Contains("me/repo,src/two.cl,passed,0,2,0,,"));  // duplicates dropped
+  CHECK(readWholeFile(out + "/kernels/me+repo/src/again.cl.zero.cl") == zero.out);
+  CHECK_THAT(readWholeFile(out + "/summary.md"),
+             Contains("| **all** | 3 | 2 | 66.7% | 2 | 2 | 0 |"));
 }
 
 TEST_CASE("cli rewrite: bad input exits 2 with one line naming the file", "[cli][rewrite]") {

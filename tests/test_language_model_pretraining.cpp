@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "data/datasets.hpp"
+#include "model/devmap_data.hpp"
 #include "model/inference_model.hpp"
 #include "model/model_error.hpp"
 #include "tests/scratch_dir.hpp"
@@ -31,6 +32,7 @@ training::PretrainRequest smallRequest(const std::string& output) {
   request.excluded.front() += "\n\n";  // layout does not hide a labelled source
   request.heldOutShare = 0.25;
   request.maxLength = 64;
+  request.lstmSize = 32;  // not the paper's 64: the size travels with the file
   request.options.epochs = 2;
   request.options.batchSize = 8;
   request.outputPath = output;
@@ -90,13 +92,25 @@ TEST_CASE("pretraining: once on a corpus, held out by text, written as a languag
   CHECK(info.auxScale == "log2");
   CHECK(info.pooling == "mean");
   CHECK(info.maxLength == 32);
+  CHECK(info.lstmSize == 32);
   CHECK_THAT(info.transferredFrom, Contains(path));
+  const std::string tunedPath = (dir.path / "tuned.model").string();
+  tuned.save(tunedPath);
+  const model::InferenceModel loaded = model::InferenceModel::load(tunedPath);
+  CHECK(loaded.info().lstmSize == 32);
+  const std::vector<float> p = loaded.predict(model::devmapExamples(
+      rows, tokenizer::Vocabulary(loaded.info().vocabulary, "x"), info.maxLength)[0]);
+  REQUIRE(p.size() == 2);
+  CHECK(p[0] + p[1] == Approx(1.0f));
 }
 
 TEST_CASE("pretraining: a request out of range is refused", "[training]") {
   training::PretrainRequest request = smallRequest("unused.model");
   request.heldOutShare = 0.6;
   CHECK_THROWS_AS(training::checkPretrainRequest(request), training::TrainingError);
+  request = smallRequest("unused.model");
+  request.lstmSize = 48;
+  CHECK_THROWS_WITH(training::checkPretrainRequest(request), Contains("multiple of 32"));
   request = smallRequest("unused.model");
   request.sources.clear();
   CHECK_THROWS_WITH(training::checkPretrainRequest(request), Contains("no source"));

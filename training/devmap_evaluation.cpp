@@ -144,6 +144,7 @@ FromModel startFrom(const std::string& path, model::DeepTuneMethodOptions& deept
     const model::ModelInfo& info = start.model.info();
     deeptune.startFrom = start.path;
     from.vocabulary.emplace(info.vocabulary, start.path);
+    deeptune.lstmSize = info.lstmSize;
     from.languageModel = info.method == "language-model";
     if (from.languageModel) return from;  // the network's shape is the request's
     deeptune.maxLength = info.maxLength;

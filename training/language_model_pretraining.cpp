@@ -22,6 +22,9 @@ void checkPretrainRequest(const PretrainRequest& r) {
   if (r.maxLength < 2 || r.maxLength > 65536) {
     throw TrainingError("pretrain: --max-length is 2 to 65536");
   }
+  if (r.lstmSize < 32 || r.lstmSize > 512 || r.lstmSize % 32 != 0) {
+    throw TrainingError("pretrain: --lstm-size is a multiple of 32 from 32 to 512");
+  }
   if (r.options.epochs < 1 || r.options.epochs > 1000 || r.options.batchSize < 1 ||
       r.options.batchSize > 4096 || !(r.options.learningRate > 0 && r.options.learningRate < 1)) {
     throw TrainingError(
@@ -67,6 +70,7 @@ PretrainResult pretrainLanguageModel(
 
   model::ModelInfo info = model::devmapModelInfo(vocabulary, request.maxLength, false);
   info.method = "language-model";
+  info.lstmSize = request.lstmSize;
   info.trainingRows = static_cast<int>(train.size());
   info.trainingCommand = request.command;
   uint64_t fingerprint = data::kFnv1a64Basis;

@@ -23,6 +23,7 @@ struct PretrainRequest {
   /// the held-out next-token loss after every epoch; 0 holds out none.
   double heldOutShare = 0.05;
   int maxLength = 1024;  ///< each source keeps its last maxLength tokens
+  int lstmSize = 64;     ///< ModelInfo::lstmSize
   model::PretrainOptions options;
   std::string outputPath;  ///< the model file (ModelInfo::method "language-model")
   std::string command;     ///< recorded in the file for provenance

@@ -89,6 +89,7 @@ model::ModelInfo modelInfo(const TrainRequest& request, const Start& start,
   info.pooling = from ? from->pooling : request.pooling;
   nameDevices(info, request.devices);
   info.auxScale = from ? from->auxScale : request.auxScale;
+  if (start.model) info.lstmSize = start.model->model.info().lstmSize;  // its LSTM is copied
   return info;
 }
 

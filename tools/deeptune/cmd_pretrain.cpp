@@ -30,6 +30,8 @@ int runPretrain(const Args& args) {
       ("held-out", po::value(&request.heldOutShare)->default_value(0.05),
        "share of kernels (by a hash of the text) scored after each epoch, never trained on")
       ("max-length", po::value(&request.maxLength)->default_value(1024), "keep the last N tokens")
+      ("lstm-size", po::value(&request.lstmSize)->default_value(64),
+       "hidden units of each LSTM layer (64: the paper's; a multiple of 32)")
       ("seed", po::value(&request.options.seed)->default_value(204), "random seed")
       ("threads", po::value(&request.options.lstmThreads)->default_value(model::usableHardwareThreads()),
        "threads of the fast LSTM (the model does not depend on it)")

@@ -40,7 +40,8 @@ int runRewrite(const Args& args) {
   if (allKernels && vm.count("kernel")) {
     throw UsageError("rewrite: --kernel and --all-kernels exclude each other");
   }
-  const std::vector<std::string> outputs = outputsOf("rewrite", inputs, output, outputDir);
+  const std::vector<std::string> outputs =
+      outputsOf("rewrite", inputs, output, outputDir, /*stemsOnly=*/allKernels);
   rewriter::Normalizer normalizer;
   size_t next = 0;
   return forEachInput("rewrite", inputs, [&](std::string& input) {
@@ -69,11 +70,9 @@ int runRewrite(const Args& args) {
         text = out.dump() + "\n";
       }
       if (eachToItsFile) {
-        const std::string stem =
-            target.size() > 3 && target.compare(target.size() - 3, 3, ".cl") == 0
-                ? target.substr(0, target.size() - 3)
-                : target;
-        writeOutput(stem + "." + result.name.original + ".cl", text);
+        const std::string file = target + "." + result.name.original + ".cl";
+        data::checkOutputNotInput(file, inputs, data::OutputKind::kFile);
+        writeOutput(file, text);
       } else {
         joined += text;
       }

@@ -56,7 +56,8 @@ int forEachInput(const std::string& command, const std::vector<std::string>& inp
 
 std::vector<std::string> outputsOf(const std::string& command,
                                    const std::vector<std::string>& inputs,
-                                   const std::string& output, const std::string& outputDir) {
+                                   const std::string& output, const std::string& outputDir,
+                                   bool stemsOnly) {
   if (inputs.empty()) throw UsageError(command + ": no input file given");
   if (!outputDir.empty() && output != "-") {
     throw UsageError(command + ": -o and --output-dir exclude each other");
@@ -83,7 +84,12 @@ std::vector<std::string> outputsOf(const std::string& command,
                        " (inputs of one --output-dir need distinct file names)");
     }
     outputs.push_back((std::filesystem::path(outputDir) / name).string());
-    data::checkOutputNotInput(outputs.back(), inputs, data::OutputKind::kFile);
+    if (stemsOnly) {
+      outputs.back() =
+          (std::filesystem::path(outputDir) / std::filesystem::path(name).stem()).string();
+    } else {
+      data::checkOutputNotInput(outputs.back(), inputs, data::OutputKind::kFile);
+    }
   }
   return outputs;
 }

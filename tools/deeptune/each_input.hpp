@@ -24,9 +24,12 @@ int forEachInput(const std::string& command, const std::vector<std::string>& inp
 /// input, `output` ("-": standard output); with several, `outputDir`/<the input's file name>, or
 /// standard output when neither is given. Checked before any work: several inputs with `-o FILE`
 /// are refused (use --output-dir), as are an output folder that is not a folder, two inputs of
-/// the same file name, and an output that is one of the inputs (UsageError / DataError).
+/// the same file name, and an output that is one of the inputs (UsageError / DataError). With
+/// `stemsOnly` (one output per kernel) an output folder's entries are `outputDir`/<the input's
+/// file name without its extension>, for the caller to complete and check.
 std::vector<std::string> outputsOf(const std::string& command,
                                    const std::vector<std::string>& inputs,
-                                   const std::string& output, const std::string& outputDir);
+                                   const std::string& output, const std::string& outputDir,
+                                   bool stemsOnly = false);
 
 }  // namespace deeptune::cli
