@@ -253,6 +253,7 @@ std::string findDevmapModel(const std::string& argument) {
   if (std::filesystem::exists(argument, ec)) return argument;
   std::string suffix;
   const std::string name = withoutDeepTuneSuffix(lowerCase(argument), suffix);
+  if (name == "opencl-lm" && suffix.empty()) return findModelFile("opencl-lm.model");
   return name == "amd" || name == "nvidia" ? findBundledModel(name + suffix) : "";
 }
 

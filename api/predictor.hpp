@@ -107,7 +107,8 @@ class CoarseningPredictor {
 std::string findBundledModel(const std::string& platform);
 
 /// A device-mapping model named on a command line: `argument` itself when it is a file, the
-/// bundled model when it names a platform (amd, nvidia, any case; findBundledModel), else "".
+/// bundled model when it names a platform (amd, nvidia, any case; findBundledModel), the bundled
+/// pretrained language model models/opencl-lm.model for "opencl-lm" (for --from), else "".
 std::string findDevmapModel(const std::string& argument);
 
 /// The bundled coarsening model of one of the paper's GPUs (Cypress, Tahiti, Fermi, Kepler; any

@@ -48,7 +48,7 @@ std::string startingModelPath(const std::string& argument, const po::variables_m
   const std::string path = resolveStartingModel(argument);
   if (path.empty()) {
     throw UsageError(command + ": --from " + argument +
-                     ": no such model file (or a bundled one: amd, nvidia)");
+                     ": no such model file (or a bundled one: amd, nvidia, opencl-lm)");
   }
   // A pretrained language model has no shape of its own to keep: the options give it.
   if (training::loadDevmapStartingModel(path).model.info().method == "language-model") return path;
