@@ -7,12 +7,55 @@
 #include <set>
 
 #include "data/checksum.hpp"
+#include "data/datasets.hpp"
+#include "data/duration_text.hpp"
+#include "data/file_io.hpp"
 #include "evaluation/protocol.hpp"
 #include "model/devmap_data.hpp"
 #include "tokenizer/vocabulary.hpp"
 #include "training/training_error.hpp"
 
 namespace deeptune::training {
+
+void readPretrainInputs(PretrainRequest& request, const std::vector<std::string>& folders,
+                        const std::vector<std::string>& excludedCsvs,
+                        const std::string& vocabularyPath) {
+  for (const std::string& folder : folders) {
+    for (std::string& source : data::readSourceFolder(folder, ".cl")) {
+      request.sources.push_back(std::move(source));
+    }
+  }
+  for (const std::string& csv : excludedCsvs) {
+    for (const data::DevmapRow& row : data::readDevmapCsv(csv)) request.excluded.push_back(row.src);
+  }
+  if (!vocabularyPath.empty()) {
+    request.vocabulary = tokenizer::Vocabulary::load(vocabularyPath).tokens();
+    request.vocabularyName = vocabularyPath;
+  }
+  request.dataName =
+      folders.empty() ? "" : folders.front() + (folders.size() > 1 ? " and more" : "");
+}
+
+std::string pretrainEpochLine(int epoch, int epochs, double trainLoss, double heldOutLoss,
+                              double seconds) {
+  char line[160];
+  std::snprintf(line, sizeof line, "epoch %d/%d  loss %.4f  held-out %.4f  %.0fs  ETA %s", epoch,
+                epochs, trainLoss, heldOutLoss, seconds,
+                data::formatDuration(seconds * (epochs - epoch)).c_str());
+  return line;
+}
+
+std::string pretrainSummaryLine(const PretrainResult& r, const std::string& output,
+                                double seconds) {
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "%zu kernels (%zu tokens), %zu held out, %zu excluded; vocabulary %zu; held-out "
+                "loss %.4f; %s; wrote %s",
+                r.trainingSources, r.trainingTokens, r.heldOutSources, r.excludedSources,
+                r.vocabulary, r.heldOutLoss.empty() ? std::nan("") : r.heldOutLoss.back(),
+                data::formatDuration(seconds).c_str(), output.c_str());
+  return line;
+}
 
 void checkPretrainRequest(const PretrainRequest& r) {
   if (r.sources.empty()) throw TrainingError("pretrain: no source to learn from");

@@ -38,6 +38,22 @@ struct PretrainResult {
   double seconds = 0;
 };
 
+/// Fills request.sources with every .cl file of `folders` (data::readSourceFolder), .excluded
+/// with the `src` of every row of the labelled CSVs `excludedCsvs`, and .vocabulary with the
+/// tokens of `vocabularyPath` ("": derived later from the corpus). Throws data::DataError or
+/// tokenizer's VocabError naming the file.
+void readPretrainInputs(PretrainRequest& request, const std::vector<std::string>& folders,
+                        const std::vector<std::string>& excludedCsvs,
+                        const std::string& vocabularyPath);
+
+/// The progress line of an epoch: "epoch 3/30  loss 1.2345  held-out 1.3456  12s  ETA 5m".
+std::string pretrainEpochLine(int epoch, int epochs, double trainLoss, double heldOutLoss,
+                              double seconds);
+
+/// What `deeptune pretrain` prints at the end (one line).
+std::string pretrainSummaryLine(const PretrainResult& result, const std::string& output,
+                                double seconds);
+
 /// Throws TrainingError for a request it cannot run (no source, a share outside 0..0.5, bad
 /// sizes); the model's own errors pass as ModelError.
 void checkPretrainRequest(const PretrainRequest& request);

@@ -2,10 +2,8 @@
 #include <cstdio>
 
 #include "data/data_error.hpp"
-#include "data/datasets.hpp"
 #include "data/file_io.hpp"
 #include "model/compute_environment.hpp"
-#include "tokenizer/vocabulary.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/progress.hpp"
 #include "training/language_model_pretraining.hpp"
@@ -51,43 +49,21 @@ int runPretrain(const Args& args) {
   data::checkOutputPath(request.outputPath);
   if (!curvePath.empty()) data::checkOutputPath(curvePath);
   try {
-    for (const std::string& corpus : corpora) {
-      for (std::string& source : data::readSourceFolder(corpus, ".cl")) {
-        request.sources.push_back(std::move(source));
-      }
-    }
-    for (const std::string& csv : excludedCsvs) {
-      for (const data::DevmapRow& row : data::readDevmapCsv(csv))
-        request.excluded.push_back(row.src);
-    }
+    training::readPretrainInputs(request, corpora, excludedCsvs, vocabularyPath);
   } catch (const data::DataError& e) {
     throw UsageError("pretrain: " + std::string(e.what()));
   }
-  if (!vocabularyPath.empty()) {
-    const tokenizer::Vocabulary vocabulary = tokenizer::Vocabulary::load(vocabularyPath);
-    request.vocabulary = vocabulary.tokens();
-    request.vocabularyName = vocabularyPath;
-  }
-  request.dataName = corpora.front() + (corpora.size() > 1 ? " and more" : "");
   request.command = commandLine("pretrain", args);
   training::checkPretrainRequest(request);
   ProgressPrinter printer;
   const int epochs = request.options.epochs;
   const training::PretrainResult result = training::pretrainLanguageModel(
       request, [&](int epoch, double trainLoss, double heldOutLoss, double seconds) {
-        char line[160];
-        std::snprintf(line, sizeof line, "epoch %d/%d  loss %.4f  held-out %.4f  %.0fs  ETA %s",
-                      epoch, epochs, trainLoss, heldOutLoss, seconds,
-                      formatDuration(seconds * (epochs - epoch)).c_str());
-        printer.update(line, epoch == epochs);
+        printer.update(training::pretrainEpochLine(epoch, epochs, trainLoss, heldOutLoss, seconds),
+                       epoch == epochs);
       });
   if (!curvePath.empty()) data::writeFileAtomically(curvePath, training::pretrainCurveCsv(result));
-  std::printf(
-      "%zu kernels (%zu tokens), %zu held out, %zu excluded; vocabulary %zu; held-out loss %.4f; "
-      "%s; wrote %s\n",
-      result.trainingSources, result.trainingTokens, result.heldOutSources, result.excludedSources,
-      result.vocabulary, result.heldOutLoss.back(), formatDuration(printer.elapsed()).c_str(),
-      request.outputPath.c_str());
+  std::puts(training::pretrainSummaryLine(result, request.outputPath, printer.elapsed()).c_str());
   return kExitOk;
 }
 
