@@ -85,46 +85,44 @@ std::vector<double> DeepTuneModel::pretrainLanguageModel(
         logits.index({known}), targets.reshape({-1}).index({known}));
     return std::make_pair(loss, known.sum().item<int64_t>());
   };
-  std::mt19937_64 random(options.seed);
-  std::vector<double> curve;
   const size_t batchSize = static_cast<size_t>(options.batchSize);
-  for (int epoch = 1; epoch <= options.epochs; ++epoch) {
-    net->train();
-    std::shuffle(usable.begin(), usable.end(), random);
+  // One pass over `sequences` in batches: the mean cross-entropy per predicted token; with
+  // `learn`, an Adam step after every batch.
+  const auto pass = [&](const std::vector<const std::vector<int>*>& sequences, bool learn,
+                        int epoch) {
     double lossSum = 0;
     int64_t predicted = 0;
-    for (size_t first = 0; first < usable.size(); first += batchSize) {
-      const size_t count = std::min(batchSize, usable.size() - first);
-      const auto [loss, targetsInBatch] =
-          batchLoss({usable.begin() + static_cast<std::ptrdiff_t>(first),
-                     usable.begin() + static_cast<std::ptrdiff_t>(first + count)});
+    for (size_t first = 0; first < sequences.size(); first += batchSize) {
+      const auto begin = sequences.begin() + static_cast<std::ptrdiff_t>(first);
+      const auto [loss, targets] = batchLoss(
+          {begin,
+           begin + static_cast<std::ptrdiff_t>(std::min(batchSize, sequences.size() - first))});
       const double value = loss.item<double>();
       if (!std::isfinite(value)) {
         throw ModelError("pretraining diverged: loss is " + std::to_string(value) + " in epoch " +
                          std::to_string(epoch));
       }
-      optimizer.zero_grad();
-      loss.backward();
-      optimizer.step();
-      lossSum += value * static_cast<double>(targetsInBatch);
-      predicted += targetsInBatch;
+      if (learn) {
+        optimizer.zero_grad();
+        loss.backward();
+        optimizer.step();
+      }
+      lossSum += value * static_cast<double>(targets);
+      predicted += targets;
     }
-    curve.push_back(lossSum / static_cast<double>(predicted));
+    return lossSum / static_cast<double>(std::max<int64_t>(1, predicted));
+  };
+  std::mt19937_64 random(options.seed);
+  std::vector<double> curve;
+  for (int epoch = 1; epoch <= options.epochs; ++epoch) {
+    net->train();
+    std::shuffle(usable.begin(), usable.end(), random);
+    curve.push_back(pass(usable, true, epoch));
     net->eval();
     double heldOutLoss = std::nan("");
     if (!heldOut.empty()) {
       torch::NoGradGuard noGrad;
-      double sum = 0;
-      int64_t count = 0;
-      for (size_t first = 0; first < heldOut.size(); first += batchSize) {
-        const size_t n = std::min(batchSize, heldOut.size() - first);
-        const auto [loss, targets] =
-            batchLoss({heldOut.begin() + static_cast<std::ptrdiff_t>(first),
-                       heldOut.begin() + static_cast<std::ptrdiff_t>(first + n)});
-        sum += loss.item<double>() * static_cast<double>(targets);
-        count += targets;
-      }
-      heldOutLoss = sum / static_cast<double>(std::max<int64_t>(1, count));
+      heldOutLoss = pass(heldOut, false, epoch);
     }
     if (options.epochDone) options.epochDone(epoch, curve.back(), heldOutLoss);
   }
