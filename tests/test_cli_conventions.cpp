@@ -18,7 +18,8 @@ TEST_CASE("cli: --version names the versions and where the bundled models are", 
 }
 
 TEST_CASE("cli: help CMD is CMD --help, for every command", "[cli]") {
-  for (const std::string command : {"predict", "rewrite", "measure", "train", "evaluate"}) {
+  for (const std::string command :
+       {"predict", "rewrite", "measure", "train", "evaluate", "pretrain"}) {
     INFO(command);
     const auto help = runCli("help " + command);
     const auto direct = runCli(command + " --help");

@@ -317,6 +317,49 @@ TEST_CASE("cli train: the model does not depend on --threads", "[cli][train]") {
   CHECK(runCli("train --data x.csv -o m.model --threads 0").exitCode == 2);
 }
 
+TEST_CASE("cli pretrain: a language model once; predict refuses it, train fine-tunes it",
+          "[cli][train]") {
+  ScratchDir dir("deeptune-cli-pretrain");
+  const std::filesystem::path corpus = dir.path / "corpus" / "sub";
+  std::filesystem::create_directories(corpus);  // kernels in a subfolder are read too
+  for (int i = 0; i < 12; ++i) {
+    std::ofstream(corpus / ("k" + std::to_string(i) + ".cl"))
+        << "__kernel void A(__global float* a, const int b) {\n  int c = get_global_id(0);\n"
+        << "  if (c < b) {\n    a[c] = a[c] * " << i << ".0f + " << i * 3 << ";\n  }\n}\n";
+  }
+  const std::string lm = (dir.path / "lm.model").string();
+  const std::string curve = (dir.path / "curve.csv").string();
+  const auto pretrain = runCli(
+      "pretrain --corpus '" + (dir.path / "corpus").string() + "' --epochs 2 " +
+      "--max-length 64 --lstm-size 32 --held-out 0.3 -o '" + lm + "' --curve '" + curve + "'");
+  INFO(pretrain.err);
+  REQUIRE(pretrain.exitCode == 0);
+  CHECK_THAT(pretrain.out, Contains("held out") && Contains("wrote"));
+  CHECK_THAT(pretrain.err, Contains("epoch 2/2"));
+  CHECK_THAT(readWholeFile(curve), Contains("epoch,train_loss,held_out_loss\n1,"));
+  const auto predict = runCli("predict --model '" + lm + "' '" + (corpus / "k1.cl").string() +
+                              "' --dsize 1024 --wgsize 64");
+  CHECK(predict.exitCode == 2);
+  CHECK_THAT(predict.err, Contains("language model"));
+  // The shape is the command's (a language model has none to keep), the LSTM the file's.
+  const std::string tuned = (dir.path / "tuned.model").string();
+  const auto train = runCli("train --data '" + deeptune::test::paperDataDir() +
+                            "/cgo17-amd.csv' --from '" + lm + "' --epochs 1 --max-length 32 " +
+                            "--aux-scale log2 --pooling mean --boosted-head -o '" + tuned + "'");
+  INFO(train.err);
+  REQUIRE(train.exitCode == 0);
+  const auto decision = runCli("predict --model '" + tuned + "' '" + (corpus / "k1.cl").string() +
+                               "' --dsize 1024 --wgsize 64 --json");
+  CHECK(decision.exitCode == 0);
+  CHECK_THAT(decision.out, Contains("\"method\":\"deeptune\""));
+  CHECK(runCli("pretrain --corpus '" + (dir.path / "corpus").string() + "' --held-out 0.9 -o '" +
+               lm + "'")
+            .exitCode == 2);
+  CHECK(
+      runCli("pretrain --corpus '" + (dir.path / "none").string() + "' -o '" + lm + "'").exitCode ==
+      2);
+}
+
 TEST_CASE("cli train and evaluate: one epoch on a slice of the paper's data, end to end",
           "[cli][train][evaluate]") {
   ScratchDir dir("deeptune-cli-slice");

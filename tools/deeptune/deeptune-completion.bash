@@ -2,10 +2,10 @@
 _deeptune() {
   local cur=${COMP_WORDS[COMP_CWORD]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "rewrite coarsen tokenize vocab train evaluate predict devices measure
+    COMPREPLY=($(compgen -W "rewrite coarsen tokenize vocab train pretrain evaluate predict devices measure
       validate upgrade-model help --help --version" -- "$cur"))
   elif [ "$COMP_CWORD" -eq 2 ] && [ "${COMP_WORDS[1]}" = help ]; then
-    COMPREPLY=($(compgen -W "rewrite coarsen tokenize vocab train evaluate predict devices measure
+    COMPREPLY=($(compgen -W "rewrite coarsen tokenize vocab train pretrain evaluate predict devices measure
       validate upgrade-model" -- "$cur"))
   elif [[ $cur == -* ]]; then
     local options
