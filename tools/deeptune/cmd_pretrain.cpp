@@ -22,9 +22,9 @@ int runPretrain(const Args& args) {
       ("exclude", po::value(&excludedCsvs), "labelled CSV whose src kernels are kept out (e.g. "
        "cgo17-amd.csv); may repeat")
       ("vocab", po::value(&vocabularyPath), "vocabulary JSON (default: derived from the corpus)")
-      ("epochs", po::value(&request.options.epochs)->default_value(10), "passes over the corpus")
+      ("epochs", po::value(&request.options.epochs)->default_value(30), "passes over the corpus")
       ("batch-size", po::value(&request.options.batchSize)->default_value(32), "kernels per batch")
-      ("learning-rate", po::value(&request.options.learningRate)->default_value(3e-3), "Adam's")
+      ("learning-rate", po::value(&request.options.learningRate)->default_value(1e-2), "Adam's")
       ("held-out", po::value(&request.heldOutShare)->default_value(0.05),
        "share of kernels (by a hash of the text) scored after each epoch, never trained on")
       ("max-length", po::value(&request.maxLength)->default_value(1024), "keep the last N tokens")
