@@ -352,6 +352,13 @@ TEST_CASE("cli pretrain: a language model once; predict refuses it, train fine-t
                                "' --dsize 1024 --wgsize 64 --json");
   CHECK(decision.exitCode == 0);
   CHECK_THAT(decision.out, Contains("\"method\":\"deeptune\""));
+  // The bundled language model by its name: its vocabulary, 64 units.
+  const auto bundled =
+      runCli("train --data '" + deeptune::test::paperDataDir() +
+             "/cgo17-amd.csv' --from opencl-lm --epochs 1 --max-length 32 -o '" + tuned + "'");
+  INFO(bundled.err);
+  CHECK(bundled.exitCode == 0);
+  CHECK_THAT(readWholeFile(tuned), Contains("opencl-lm.model (devmap model"));
   CHECK(runCli("pretrain --corpus '" + (dir.path / "corpus").string() + "' --held-out 0.9 -o '" +
                lm + "'")
             .exitCode == 2);
