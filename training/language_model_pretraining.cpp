@@ -47,14 +47,13 @@ std::string pretrainEpochLine(int epoch, int epochs, double trainLoss, double he
 
 std::string pretrainSummaryLine(const PretrainResult& r, const std::string& output,
                                 double seconds) {
-  char line[400];
+  char line[200];  // numbers only: the output path is appended, whatever its length
   std::snprintf(line, sizeof line,
                 "%zu kernels (%zu tokens), %zu held out, %zu excluded; vocabulary %zu; held-out "
-                "loss %.4f; %s; wrote %s",
+                "loss %.4f; ",
                 r.trainingSources, r.trainingTokens, r.heldOutSources, r.excludedSources,
-                r.vocabulary, r.heldOutLoss.empty() ? std::nan("") : r.heldOutLoss.back(),
-                data::formatDuration(seconds).c_str(), output.c_str());
-  return line;
+                r.vocabulary, r.heldOutLoss.empty() ? std::nan("") : r.heldOutLoss.back());
+  return line + data::formatDuration(seconds) + "; wrote " + output;
 }
 
 void checkPretrainRequest(const PretrainRequest& r) {
