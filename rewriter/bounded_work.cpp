@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <condition_variable>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -19,17 +18,19 @@
 #include <new>
 #include <optional>
 #include <stdexcept>
-#include <system_error>
-#include <thread>
 
 #include "data/child_process.hpp"
+#include "rewriter/internal/child_watcher.hpp"
 #include "rewriter/rewrite_error.hpp"
 
 namespace deeptune::rewriter::internal {
 namespace {
 
 constexpr int kOutOfMemoryExit = 3;
-constexpr int kWallSeconds = 60;  // a request blocked somewhere (not using CPU) still ends
+/// A request blocked somewhere (a read that never returns) still ends: when the wall alarm finds
+/// that the worker used less than this much CPU time since it was last armed. A worker that is
+/// only slow (a machine loaded many times over) goes on, bounded by its CPU timer.
+constexpr long long kProgressNanoseconds = 500'000'000;
 constexpr int kWorkerSocket = 3;
 /// A worker whose address space grew by more than this over requests makes way for a new one, so
 /// that every request has about kWorkAddressSpaceBytes to itself.
@@ -103,6 +104,38 @@ bool readFrame(int fd, std::string& frame, std::size_t limit) {
   return readExactly(fd, frame.data(), frame.size());
 }
 
+long long cpuNanoseconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<long long>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+volatile std::sig_atomic_t alarmArmed = 0;
+unsigned alarmSeconds = 0;  ///< the worker's wall period, set before its first alarm
+long long cpuAtAlarm = 0;   ///< the CPU time when the wall alarm was last armed
+
+void armWallAlarm() {
+  cpuAtAlarm = cpuNanoseconds();
+  alarmArmed = 1;
+  alarm(alarmSeconds);
+}
+
+void disarmWallAlarm() {
+  alarm(0);
+  alarmArmed = 0;
+}
+
+/// SIGALRM in the worker: armed again when the worker made progress since the last alarm, else the
+/// signal's default action ends it (the caller reads the wall bound from its status).
+void onWallAlarm(int) {
+  if (alarmArmed && cpuNanoseconds() - cpuAtAlarm >= kProgressNanoseconds) {
+    armWallAlarm();
+    return;
+  }
+  signal(SIGALRM, SIG_DFL);
+  raise(SIGALRM);
+}
+
 /// The worker's whole answer to one request: "O" + result, "E" + a RewriteError's parts, or
 /// "X" + a message.
 std::string answerOf(const BoundedWorker::Serve& serve, const std::string& request) {
@@ -132,28 +165,34 @@ std::string answerOf(const BoundedWorker::Serve& serve, const std::string& reque
 }
 
 /// The worker's life: a request at a time, each with its CPU timer (SIGXCPU) and wall alarm
-/// (SIGALRM); the default action of either ends the worker.
+/// (SIGALRM, every `wallSeconds` while it makes progress); the default action of either ends it.
 [[noreturn]] void serveRequests(const BoundedWorker::Serve& serve,
-                                const std::function<void()>& warmUp, int socket) {
+                                const std::function<void()>& warmUp, int wallSeconds, int socket) {
   enterWorker(socket);
+  alarmSeconds = static_cast<unsigned>(wallSeconds);
   sigevent onCpuLimit{};
   onCpuLimit.sigev_notify = SIGEV_SIGNAL;
   onCpuLimit.sigev_signo = SIGXCPU;
   timer_t cpuTimer{};
   if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &onCpuLimit, &cpuTimer) != 0) _exit(1);
+  struct sigaction onAlarm {};
+  onAlarm.sa_handler = onWallAlarm;
+  onAlarm.sa_flags = SA_RESTART;
+  sigemptyset(&onAlarm.sa_mask);
+  if (sigaction(SIGALRM, &onAlarm, nullptr) != 0) _exit(1);
   itimerspec armed{};
   armed.it_value.tv_sec = kWorkCpuSeconds;
   const itimerspec disarmed{};
   if (warmUp) {  // under the same bounds as a request
     timer_settime(cpuTimer, 0, &armed, nullptr);
-    alarm(kWallSeconds);
+    armWallAlarm();
     try {
       warmUp();
     } catch (const std::bad_alloc&) {
       _exit(kOutOfMemoryExit);
     } catch (const std::exception&) {  // the first request meets the same problem and says it
     }
-    alarm(0);
+    disarmWallAlarm();
     timer_settime(cpuTimer, 0, &disarmed, nullptr);
   }
   const std::size_t baseline = currentAddressSpace();
@@ -165,17 +204,17 @@ std::string answerOf(const BoundedWorker::Serve& serve, const std::string& reque
     std::string request;
     if (!readFrame(kWorkerSocket, request, kMaxRequestBytes)) _exit(0);  // the caller went away
     timer_settime(cpuTimer, 0, &armed, nullptr);
-    alarm(kWallSeconds);
+    armWallAlarm();
     std::string framed;
     putField(framed, answerOf(serve, request));
-    alarm(0);
+    disarmWallAlarm();
     timer_settime(cpuTimer, 0, &disarmed, nullptr);
     if (!data::sendAll(kWorkerSocket, framed)) _exit(0);
     if (currentAddressSpace() > baseline + kRecycleGrowthBytes) _exit(0);
   }
 }
 
-std::string limitMessage(int status) {
+std::string limitMessage(int status, int wallSeconds) {
   const std::string memory =
       "needs more than " + std::to_string(kWorkAddressSpaceBytes >> 20) + " MiB of memory";
   const std::string cpu = "needs more than " + std::to_string(kWorkCpuSeconds) + " s of CPU time";
@@ -187,7 +226,8 @@ std::string limitMessage(int status) {
   } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT) {
     what = memory;  // LLVM aborts when an allocation fails
   } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
-    what = "did not finish within " + std::to_string(kWallSeconds) + " s";
+    return "the normalizer made no progress for " + std::to_string(wallSeconds) +
+           " s (blocked, not computing)";
   } else if (WIFSIGNALED(status)) {  // not a bound: the parse itself died
     return "the normalizer crashed on this input (" + std::string(strsignal(WTERMSIG(status))) +
            "; Clang 15 crashes on some malformed sources)";
@@ -237,15 +277,8 @@ std::string takeField(const std::string& in, std::size_t& offset) {
   return field;
 }
 
-struct BoundedWorker::Ending {
-  std::mutex mutex;
-  std::condition_variable changed;
-  bool done = false;
-  int status = 0;
-};
-
-BoundedWorker::BoundedWorker(Serve serve, std::function<void()> warmUp)
-    : serve_(std::move(serve)), warmUp_(std::move(warmUp)) {}
+BoundedWorker::BoundedWorker(Serve serve, std::function<void()> warmUp, int wallSeconds)
+    : serve_(std::move(serve)), warmUp_(std::move(warmUp)), wallSeconds_(wallSeconds) {}
 
 BoundedWorker::~BoundedWorker() {
   if (pid_ <= 0) return;
@@ -275,31 +308,16 @@ void BoundedWorker::start(const std::string& fileName, bool warm) {
   }
   if (pid == 0) {
     close(ends[0]);
-    serveRequests(serve_, warm ? warmUp_ : std::function<void()>(), ends[1]);
+    serveRequests(serve_, warm ? warmUp_ : std::function<void()>(), wallSeconds_, ends[1]);
   }
   close(ends[1]);
   pid_ = pid;
   owner_ = getpid();
   socket_ = ends[0];
-  ending_ = std::make_shared<Ending>();
+  ending_ = std::make_shared<ChildEnding>();
   try {
-    // Waits for the child to end without reaping it, then reaps it under the lock that killChild
-    // takes, so that its pid is never signalled once it may belong to another process. When
-    // someone else reaped it (an application's waitpid(-1), or SIGCHLD ignored, which reaps at
-    // once), how it ended is unknown and recorded as exit 0.
-    std::thread([pid, ending = ending_] {
-      siginfo_t info{};
-      while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 &&
-             errno == EINTR) {
-      }
-      const std::lock_guard<std::mutex> lock(ending->mutex);
-      int status = 0;
-      if (waitpid(pid, &status, WNOHANG) != pid) status = 0;
-      ending->status = status;
-      ending->done = true;
-      ending->changed.notify_all();
-    }).detach();
-  } catch (const std::system_error& error) {  // no thread: the child cannot be reaped, so stop it
+    watchChild(pid, ending_);
+  } catch (const std::exception& error) {  // unwatched, the child cannot be reaped: stop it
     data::killAndReap(pid, false);
     forget();
     throw RewriteError(fileName, 1, 1, std::string("cannot start the normalizer: ") + error.what());
@@ -372,7 +390,7 @@ std::string BoundedWorker::run(const std::string& request, const std::string& fi
     const int status = reap();
     // A worker that reached its idle end as the request was sent: once more, with a new one.
     if (attempt == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
-    throw RewriteError(fileName, line, column, limitMessage(status));
+    throw RewriteError(fileName, line, column, limitMessage(status, wallSeconds_));
   }
 }
 

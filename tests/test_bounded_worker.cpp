@@ -12,6 +12,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,7 +27,8 @@ using deeptune::rewriter::internal::BoundedWorker;
 namespace {
 
 /// A worker whose requests name what to do: "pid", "crash", "signal", "grow", "fail", "setup"
-/// (an error not about the input), or "echo:TEXT" (answered with TEXT).
+/// (an error not about the input), "block" (waits forever), "spin" (2.5 s of CPU time), or
+/// "echo:TEXT" (answered with TEXT).
 BoundedWorker::Serve testServe() {
   return [](const std::string& request) -> std::string {
     if (request.rfind("echo:", 0) == 0) return request.substr(5);
@@ -38,6 +40,14 @@ BoundedWorker::Serve testServe() {
     }
     if (request == "fail") throw RewriteError("k.cl", 3, 4, "no such kernel");
     if (request == "setup") throw RewriteError("cannot build the PCH");
+    if (request == "block") {
+      for (;;) pause();
+    }
+    if (request == "spin") {
+      const std::clock_t start = std::clock();
+      while (std::clock() - start < CLOCKS_PER_SEC * 5 / 2) {
+      }
+    }
     return std::to_string(getpid());
   };
 }
@@ -235,4 +245,15 @@ TEST_CASE("the worker holds none of the caller's files", "[rewriter][worker]") {
   REQUIRE(other >= 0);
   CHECK(flock(other, LOCK_EX | LOCK_NB) == 0);
   close(other);
+}
+
+TEST_CASE("a blocked request ends at the wall alarm; a slow one that computes goes on",
+          "[rewriter][worker]") {
+  BoundedWorker worker(testServe(), {}, 1);  // the wall alarm every second
+  const auto start = std::chrono::steady_clock::now();
+  CHECK_THAT(errorOf(worker, "block"),
+             Catch::Contains("k.cl:1:1: the normalizer made no progress for 1 s"));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  // 2.5 s of CPU time spans two alarms; each finds progress, and the CPU bound is 6 s.
+  CHECK(errorOf(worker, "spin") == "");
 }

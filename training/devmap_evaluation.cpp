@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "data/csv_reader.hpp"
+#include "data/data_error.hpp"
 #include "data/duration_text.hpp"
 #include "data/file_io.hpp"
 #include "evaluation/protocol.hpp"
@@ -220,6 +221,17 @@ void checkDevmapEvaluationRequest(const DevmapEvaluationRequest& request) {
   }
   if (deeptune.train.frozenEpochs < -1 || (deeptune.train.frozenEpochs != 0 && !startsFromModel)) {
     throw TrainingError("evaluate: --freeze-epochs is -1 or more, with --from");
+  }
+}
+
+void addPretrainCorpus(DevmapEvaluationRequest& request, const std::string& folder) {
+  if (request.deeptune.pretrainEpochs == 0) {
+    throw TrainingError("evaluate: --pretrain-corpus needs --pretrain-epochs");
+  }
+  try {
+    request.deeptune.pretrainSources = data::readSourceFolder(folder, ".cl");
+  } catch (const data::DataError& e) {
+    throw TrainingError("evaluate: --pretrain-corpus " + std::string(e.what()));
   }
 }
 

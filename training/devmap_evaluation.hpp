@@ -63,6 +63,11 @@ struct DevmapEvaluation {
 /// request's settings are out of range.
 void checkDevmapEvaluationRequest(const DevmapEvaluationRequest& request);
 
+/// Adds the normalized kernels of `folder` (.cl files, subfolders too) to what each fold's network
+/// pretrains on; throws TrainingError when the request pretrains nothing or the folder cannot be
+/// read ("evaluate: --pretrain-corpus ...").
+void addPretrainCorpus(DevmapEvaluationRequest& request, const std::string& folder);
+
 /// Loads the model DeepTune starts from, makes the report folder, runs the request's methods in
 /// order and writes the report (evaluation::writeDevmapReport). Throws TrainingError,
 /// evaluation::EvaluationError or the model module's ModelError.

@@ -74,9 +74,8 @@ void checkPretrainRequest(const PretrainRequest& r) {
   }
 }
 
-PretrainResult pretrainLanguageModel(
-    const PretrainRequest& request,
-    const std::function<void(int, double, double, double)>& epochDone) {
+PretrainResult pretrainLanguageModel(const PretrainRequest& request,
+                                     const PretrainEpochCallback& epochDone) {
   checkPretrainRequest(request);
   const auto started = std::chrono::steady_clock::now();
   PretrainResult result;

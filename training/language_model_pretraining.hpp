@@ -58,12 +58,14 @@ std::string pretrainSummaryLine(const PretrainResult& result, const std::string&
 /// sizes); the model's own errors pass as ModelError.
 void checkPretrainRequest(const PretrainRequest& request);
 
+/// Sees each pretraining epoch as it ends.
+using PretrainEpochCallback =
+    std::function<void(int epoch, double trainLoss, double heldOutLoss, double seconds)>;
+
 /// Pretrains (DeepTuneModel::pretrainLanguageModel) a fresh devmap-shaped network on the sources
 /// and writes it to request.outputPath; `epochDone` sees each epoch as it ends.
-PretrainResult pretrainLanguageModel(
-    const PretrainRequest& request,
-    const std::function<void(int epoch, double trainLoss, double heldOutLoss, double seconds)>&
-        epochDone = {});
+PretrainResult pretrainLanguageModel(const PretrainRequest& request,
+                                     const PretrainEpochCallback& epochDone = {});
 
 /// The per-epoch curve as CSV: epoch, train_loss, held_out_loss.
 std::string pretrainCurveCsv(const PretrainResult& result);

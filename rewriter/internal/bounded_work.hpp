@@ -11,11 +11,15 @@
 
 namespace deeptune::rewriter::internal {
 
+struct ChildEnding;
+
 /// What one normalization may use beyond the calling process: clang-format's line-breaking search
 /// and Clang's AST grow superlinearly on some shapes (a call with thousands of arguments, long
 /// chains of ?:), far past any kernel's needs (the paper's largest takes ~0.2 GiB and ~1 s).
 constexpr std::size_t kWorkAddressSpaceBytes = std::size_t{640} << 20;
 constexpr int kWorkCpuSeconds = 6;
+/// How often a request's wall alarm looks whether the worker is blocked (see BoundedWorker).
+constexpr int kWorkWallSeconds = 60;
 /// A worker with no request for this long exits; the next request forks a new one.
 constexpr int kWorkerIdleMilliseconds = 2000;
 
@@ -33,17 +37,19 @@ constexpr int kWorkerIdleMilliseconds = 2000;
 ///
 /// The child belongs to the process that started it: in a process forked from the caller, the
 /// first request starts that process's own child (the inherited one is never written to, read
-/// from, signalled or waited for there). A thread of the starting process waits for the child
-/// from its start, so a child that ends by itself is reaped at once, whatever the application's
-/// SIGCHLD disposition; the child holds no descriptor of the caller's but its standard streams
-/// (on /dev/null) and its request socket.
+/// from, signalled or waited for there). The starting process's watcher thread (child_watcher.hpp)
+/// waits for the child from its start, so a child that ends by itself is reaped at once, whatever
+/// the application's SIGCHLD disposition; the child holds no descriptor of the caller's but its
+/// standard streams (on /dev/null) and its request socket.
 class BoundedWorker {
  public:
   using Serve = std::function<std::string(const std::string& request)>;
   /// `warmUp` runs in a child that prestart() started, before it serves its first request (its
   /// exceptions are ignored): Clang's first parse in a process pays for touching its code and
-  /// tables, and that is better paid while the caller does other work.
-  explicit BoundedWorker(Serve serve, std::function<void()> warmUp = {});
+  /// tables, and that is better paid while the caller does other work. A request during which the
+  /// child used almost no CPU time for `wallSeconds` (blocked: a read that never returns) ends it.
+  explicit BoundedWorker(Serve serve, std::function<void()> warmUp = {},
+                         int wallSeconds = kWorkWallSeconds);
   ~BoundedWorker();
   BoundedWorker(const BoundedWorker&) = delete;
   BoundedWorker& operator=(const BoundedWorker&) = delete;
@@ -57,7 +63,6 @@ class BoundedWorker {
   pid_t childForTests() const { return pid_; }
 
  private:
-  struct Ending;  ///< how the child ended, set by the thread that waits for it
   void start(const std::string& fileName, bool warm = false);
   /// Sends the request and reads the answer frame; false when the child went away without one.
   bool exchange(const std::string& request, std::string& answer);
@@ -74,11 +79,12 @@ class BoundedWorker {
 
   Serve serve_;
   std::function<void()> warmUp_;
+  int wallSeconds_;
   std::mutex mutex_;
   pid_t pid_ = -1;
   pid_t owner_ = -1;  ///< the process that started the child
   int socket_ = -1;
-  std::shared_ptr<Ending> ending_;
+  std::shared_ptr<ChildEnding> ending_;  ///< set by the process's watcher thread
 };
 
 /// Length-prefixed fields for requests and answers.

@@ -1,17 +1,16 @@
 // deeptune evaluate: cross-validates static, Grewe et al. and DeepTune on identical folds.
-#include <atomic>
 #include <cstdio>
-#include <memory>
 
-#include "data/data_error.hpp"
+#include "data/duration_text.hpp"
 #include "data/file_io.hpp"
+#include "data/progress_printer.hpp"
 #include "evaluation/devmap_report.hpp"
 #include "evaluation/evaluation_plan.hpp"
 #include "model/train_option_names.hpp"
 #include "tools/deeptune/commands.hpp"
-#include "tools/deeptune/progress.hpp"
 #include "tools/deeptune/training_inputs.hpp"
 #include "training/devmap_evaluation.hpp"
+#include "training/progress_lines.hpp"
 
 namespace deeptune::cli {
 namespace {
@@ -87,31 +86,6 @@ po::options_description evaluateOptions(EvaluateArguments& a) {
   return options;
 }
 
-/// The progress lines of an evaluation on stderr: epochs (with the ETA), folds, methods.
-training::DevmapEvaluationProgress progressLines(ProgressPrinter& printer,
-                                                 const training::DevmapEvaluationRequest& r) {
-  training::DevmapEvaluationProgress progress;
-  const int folds = r.protocol.folds, seeds = r.seeds;
-  auto done = std::make_shared<std::atomic<int>>(0);
-  const int totalEpochs = folds * r.deeptune.train.epochs * seeds;
-  progress.epoch = [&printer, done, totalEpochs, folds, seeds](int run, int fold,
-                                                               const model::EpochProgress& p) {
-    const int finished = ++*done;
-    const double eta = printer.elapsed() / finished * (totalEpochs - finished);
-    printer.update(evaluation::deeptuneEpochLine(run, seeds, fold, folds, p, eta));
-  };
-  progress.fold = [&printer, folds](const model::FoldTraining& f) {
-    printer.update(evaluation::foldTrainingReport(f, folds), true);
-  };
-  progress.warning = [&printer](const std::string& note) {
-    printer.update("warning: " + note, true);
-  };
-  progress.methodDone = [&printer](const std::string& method) {
-    printer.update(method + ": done after " + formatDuration(printer.elapsed()), true);
-  };
-  return progress;
-}
-
 }  // namespace
 
 int runEvaluate(const Args& args) {
@@ -138,16 +112,7 @@ int runEvaluate(const Args& args) {
       training::sourceBoostedOptions(a.sourceFeatures, a.treeSettings, "evaluate");
   request.protocol.subset.seed = request.deeptune.train.seed;
   training::checkDevmapEvaluationRequest(request);
-  if (!a.pretrainCorpus.empty()) {
-    if (request.deeptune.pretrainEpochs == 0) {
-      throw UsageError("evaluate: --pretrain-corpus needs --pretrain-epochs");
-    }
-    try {
-      request.deeptune.pretrainSources = data::readSourceFolder(a.pretrainCorpus, ".cl");
-    } catch (const data::DataError& e) {
-      throw UsageError("evaluate: --pretrain-corpus " + std::string(e.what()));
-    }
-  }
+  if (!a.pretrainCorpus.empty()) training::addPretrainCorpus(request, a.pretrainCorpus);
   if (!request.fromPath.empty()) {
     request.fromPath = startingModelPath(request.fromPath, vm, "evaluate");
   }
@@ -172,9 +137,9 @@ int runEvaluate(const Args& args) {
   request.dataName = a.dataPath;
   request.command = commandLine("evaluate", args);
 
-  ProgressPrinter printer;
+  data::ProgressPrinter printer;
   const training::DevmapEvaluation result =
-      training::evaluateDevmap(request, progressLines(printer, request));
+      training::evaluateDevmap(request, training::printedEvaluationProgress(printer, request));
   std::fputs(
       (request.validation
            ? training::validationTable(request.platform, request.protocol.description,
@@ -185,7 +150,7 @@ int runEvaluate(const Args& args) {
       stdout);
   std::printf("report: %s/%s (%s)\n", request.reportDir.c_str(),
               request.validation ? "validation.csv" : "summary.md",
-              formatDuration(printer.elapsed()).c_str());
+              data::formatDuration(printer.elapsed()).c_str());
   return kExitOk;
 }
 

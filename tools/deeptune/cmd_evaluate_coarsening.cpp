@@ -7,12 +7,13 @@
 #include "api/predictor.hpp"  // the bundled model, the default source of deeptune-tl
 #endif
 #include "data/file_io.hpp"
+#include "data/progress_printer.hpp"
 #include "data/text_split.hpp"
 #include "evaluation/coarsening_report.hpp"
 #include "evaluation/evaluation_plan.hpp"
 #include "tools/deeptune/commands.hpp"
-#include "tools/deeptune/progress.hpp"
 #include "training/coarsening_evaluation_run.hpp"
+#include "training/progress_lines.hpp"
 
 namespace deeptune::cli {
 namespace {
@@ -103,15 +104,12 @@ int runEvaluateCoarsening(const Args& args) {
 #endif
   if (!a.deviceList.empty()) request.devices = data::splitText(a.deviceList, ',');
   request.command = commandLine("evaluate", args);
-  ProgressPrinter printer;
-  training::CoarseningEvaluationProgress progress;
-  progress.prediction = [&](const evaluation::CoarseningPrediction& p, size_t done, size_t total) {
-    printer.update(evaluation::coarseningProgressLine(p, done, total), done == total);
-  };
-  progress.notice = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
-  std::fputs(evaluation::coarseningScoreTable(training::runCoarseningEvaluation(request, progress))
-                 .c_str(),
-             stdout);
+  data::ProgressPrinter printer;
+  std::fputs(
+      evaluation::coarseningScoreTable(
+          training::runCoarseningEvaluation(request, training::printedCoarseningProgress(printer)))
+          .c_str(),
+      stdout);
   std::printf("report: %s/summary.md\n", request.reportDir.c_str());
   return kExitOk;
 }

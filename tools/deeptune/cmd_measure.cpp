@@ -3,8 +3,10 @@
 #include <string>
 #include <vector>
 
+#include "data/duration_text.hpp"
 #include "data/file_io.hpp"
 #include "data/option_values.hpp"
+#include "data/progress_printer.hpp"
 #include "data/resumable_csv.hpp"
 #include "runtime/device_text.hpp"
 #include "runtime/isolation.hpp"
@@ -14,7 +16,6 @@
 #include "runtime/runtime_error.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/measure_output.hpp"
-#include "tools/deeptune/progress.hpp"
 #include "tools/deeptune/worker_command.hpp"
 
 namespace deeptune::cli {
@@ -118,7 +119,7 @@ int runMeasure(const Args& args) {
     std::cerr << "measure: dev" << d.index << " = " << runtime::deviceLine(d) << "\n";
   }
   reportResumed(writer, output);
-  ProgressPrinter printer;
+  data::ProgressPrinter printer;
   const runtime::MeasureLaunch launch{gsizes, static_cast<size_t>(run.wgsize), run.runs, run.seed,
                                       guardMb << 20};
   const runtime::MeasureTotals totals = runtime::measureJobs(
@@ -128,12 +129,13 @@ int runMeasure(const Args& args) {
           printer.update("measure: [" + std::to_string(done.index + 1) + "/" +
                          std::to_string(jobs.size()) + "] " + label + ": already in " + output);
         } else {
-          printer.update(progressPrefix(done.index, jobs.size(), printer.elapsed()) + label + ": " +
-                         done.summary);
+          printer.update(
+              "measure: " + data::stepProgress(done.index, jobs.size(), printer.elapsed()) + ": " +
+              label + ": " + done.summary);
         }
       });
-  printer.update(runtime::measureSummaryLine(totals, formatDuration(printer.elapsed()), output,
-                                             notMeasured.size()),
+  printer.update(runtime::measureSummaryLine(totals, data::formatDuration(printer.elapsed()),
+                                             output, notMeasured.size()),
                  true);
   return kExitOk;
 }

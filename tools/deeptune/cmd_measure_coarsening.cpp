@@ -5,8 +5,10 @@
 #include <vector>
 
 #include "api/coarsening_runs.hpp"
+#include "data/duration_text.hpp"
 #include "data/file_io.hpp"
 #include "data/option_values.hpp"
+#include "data/progress_printer.hpp"
 #include "data/resumable_csv.hpp"
 #include "rewriter/normalizer.hpp"
 #include "runtime/coarsening_csv.hpp"
@@ -16,7 +18,6 @@
 #include "runtime/runtime_error.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/measure_output.hpp"
-#include "tools/deeptune/progress.hpp"
 #include "tools/deeptune/worker_command.hpp"
 
 namespace deeptune::cli {
@@ -98,19 +99,19 @@ int runMeasureCoarsening(const Args& args) {
               << "\n";
   }
   reportResumed(writer, output);
-  ProgressPrinter printer;
+  data::ProgressPrinter printer;
   const size_t count = run.kernels.size();
   const api::LabelTotals totals = api::labelFactors(
       normalizer, run, devices, isolation, writer, [&](const api::LabelDone& done) {
         const std::string& summary = done.summary;
-        printer.update(progressPrefix(done.index, count, printer.elapsed()) +
-                       run.names[done.index] +
+        printer.update("measure: " + data::stepProgress(done.index, count, printer.elapsed()) +
+                       ": " + run.names[done.index] +
                        (summary.empty() ? ": already in " + output : ": " + summary));
       });
   for (const std::string& line : totals.refused) {
     std::cerr << "measure: not coarsenable: " << line << "\n";
   }
-  printer.update(totals.summaryLine(count, formatDuration(printer.elapsed()), output), true);
+  printer.update(totals.summaryLine(count, data::formatDuration(printer.elapsed()), output), true);
   return kExitOk;
 }
 

@@ -5,9 +5,9 @@
 #include "api/launch_predictions.hpp"
 #include "api/prediction_report.hpp"
 #include "api/predictor.hpp"
+#include "data/progress_printer.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/each_input.hpp"
-#include "tools/deeptune/progress.hpp"
 
 namespace deeptune::cli {
 namespace {
@@ -59,7 +59,7 @@ int predictLaunches(const std::string& path, const std::string& modelPath, bool 
   api::LaunchTable table(path);
   api::Predictor predictor(modelPath);
   if (!json) std::cout << api::launchCsvHeader();
-  ProgressPrinter progress;
+  data::ProgressPrinter progress;
   const size_t rows = table.size();
   size_t failed = 0;
   for (size_t r = 0; r < rows; ++r) {

@@ -3,10 +3,11 @@
 
 #include "data/data_error.hpp"
 #include "data/file_io.hpp"
+#include "data/progress_printer.hpp"
 #include "model/compute_environment.hpp"
 #include "tools/deeptune/commands.hpp"
-#include "tools/deeptune/progress.hpp"
 #include "training/language_model_pretraining.hpp"
+#include "training/progress_lines.hpp"
 
 namespace deeptune::cli {
 
@@ -55,13 +56,9 @@ int runPretrain(const Args& args) {
   }
   request.command = commandLine("pretrain", args);
   training::checkPretrainRequest(request);
-  ProgressPrinter printer;
-  const int epochs = request.options.epochs;
+  data::ProgressPrinter printer;
   const training::PretrainResult result = training::pretrainLanguageModel(
-      request, [&](int epoch, double trainLoss, double heldOutLoss, double seconds) {
-        printer.update(training::pretrainEpochLine(epoch, epochs, trainLoss, heldOutLoss, seconds),
-                       epoch == epochs);
-      });
+      request, training::printedPretrainProgress(printer, request.options.epochs));
   if (!curvePath.empty()) data::writeFileAtomically(curvePath, training::pretrainCurveCsv(result));
   std::puts(training::pretrainSummaryLine(result, request.outputPath, printer.elapsed()).c_str());
   return kExitOk;

@@ -1,13 +1,15 @@
 // deeptune train: trains a device-mapping or coarsening predictor on labelled data and saves it.
 #include <cstdio>
 
+#include "data/duration_text.hpp"
 #include "data/file_io.hpp"
+#include "data/progress_printer.hpp"
 #include "model/compute_environment.hpp"
 #include "model/train_option_names.hpp"
 #include "tools/deeptune/commands.hpp"
-#include "tools/deeptune/progress.hpp"
 #include "tools/deeptune/training_inputs.hpp"
 #include "training/model_training.hpp"
+#include "training/progress_lines.hpp"
 
 namespace deeptune::cli {
 namespace {
@@ -66,20 +68,6 @@ po::options_description trainOptions(TrainArguments& a) {
   return options;
 }
 
-/// The progress lines of a training on stderr: epochs (with the ETA), collapsed networks.
-training::TrainProgress trainProgress(ProgressPrinter& printer, int networks) {
-  training::TrainProgress progress;
-  progress.epoch = [&printer, networks](int n, const model::EpochProgress& p) {
-    printer.update(training::trainingEpochLine(n, networks, p),
-                   p.epoch == p.epochs && n == networks - 1);
-  };
-  progress.networkDone = [&printer, networks](int n, const model::TrainingSummary& summary) {
-    const std::string warning = training::collapseWarning(n, networks, summary);
-    if (!warning.empty()) printer.update(warning, true);
-  };
-  return progress;
-}
-
 }  // namespace
 
 int runTrain(const Args& args) {
@@ -119,11 +107,12 @@ int runTrain(const Args& args) {
   } else {
     request.kernels = training::coarseningTrainingKernels(a.dataPath, request.platform);
   }
-  ProgressPrinter printer;
+  data::ProgressPrinter printer;
   const training::TrainedModel trained =
-      training::trainModel(request, trainProgress(printer, request.networks));
+      training::trainModel(request, training::printedTrainProgress(printer, request.networks));
   trained.save(a.output);
-  std::printf("%s; wrote %s\n", trained.summaryLine(formatDuration(printer.elapsed())).c_str(),
+  std::printf("%s; wrote %s\n",
+              trained.summaryLine(data::formatDuration(printer.elapsed())).c_str(),
               a.output.c_str());
   return kExitOk;
 }

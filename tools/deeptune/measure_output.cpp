@@ -1,12 +1,9 @@
-// What `measure` and `validate` share: their run options, what a resumed output kept, progress
-// lines.
+// What `measure` and `validate` share: their run options, what a resumed output kept.
 #include "tools/deeptune/measure_output.hpp"
 
-#include <cstdio>
 #include <iostream>
 
 #include "data/resumable_csv.hpp"
-#include "tools/deeptune/progress.hpp"
 
 namespace deeptune::cli {
 
@@ -31,15 +28,6 @@ void reportResumed(const data::ResumableCsv& writer, const std::string& output) 
     std::cerr << "measure: resuming " << output << ": " << writer.kept()
               << " rows kept, not measured again\n";
   }
-}
-
-std::string progressPrefix(size_t index, size_t count, double elapsed) {
-  const double eta =
-      elapsed / static_cast<double>(index + 1) * static_cast<double>(count - index - 1);
-  char line[160];
-  std::snprintf(line, sizeof line, "measure: [%zu/%zu] %s, ETA %s: ", index + 1, count,
-                formatDuration(elapsed).c_str(), formatDuration(eta).c_str());
-  return line;
 }
 
 }  // namespace deeptune::cli

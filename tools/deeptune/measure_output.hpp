@@ -30,7 +30,4 @@ void addRunOptions(po::options_description& options, RunValues& values, bool run
 /// bytes of a row an interrupted run left incomplete (cut off, measured again).
 void reportResumed(const data::ResumableCsv& writer, const std::string& output);
 
-/// "measure: [J/N] ELAPSED, ETA T: " after job `index` (from 0) of `count`, `elapsed` seconds in.
-std::string progressPrefix(size_t index, size_t count, double elapsed);
-
 }  // namespace deeptune::cli

@@ -1,11 +1,13 @@
 // Progress lines on stderr: a live line on a terminal, one plain line per step otherwise.
-#include "tools/deeptune/progress.hpp"
+#include "data/progress_printer.hpp"
 
 #include <unistd.h>
 
 #include <iostream>
 
-namespace deeptune::cli {
+#include "data/duration_text.hpp"
+
+namespace deeptune::data {
 
 ProgressPrinter::ProgressPrinter()
     : terminal_(::isatty(STDERR_FILENO) != 0), started_(std::chrono::steady_clock::now()) {}
@@ -28,4 +30,11 @@ double ProgressPrinter::elapsed() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
 }
 
-}  // namespace deeptune::cli
+std::string stepProgress(size_t index, size_t count, double elapsed) {
+  const double eta =
+      elapsed / static_cast<double>(index + 1) * static_cast<double>(count - index - 1);
+  return "[" + std::to_string(index + 1) + "/" + std::to_string(count) + "] " +
+         formatDuration(elapsed) + ", ETA " + formatDuration(eta);
+}
+
+}  // namespace deeptune::data

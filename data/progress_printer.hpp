@@ -2,12 +2,11 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <mutex>
 #include <string>
 
-#include "data/duration_text.hpp"
-
-namespace deeptune::cli {
+namespace deeptune::data {
 
 /// Thread-safe progress printer. On a terminal each update rewrites one line; otherwise (a log
 /// file of a background run) every update is its own line.
@@ -27,6 +26,7 @@ class ProgressPrinter {
   std::chrono::steady_clock::time_point started_;
 };
 
-using data::formatDuration;
+/// "[J/N] ELAPSED, ETA T" after step `index` (from 0) of `count`, `elapsed` seconds in.
+std::string stepProgress(size_t index, size_t count, double elapsed);
 
-}  // namespace deeptune::cli
+}  // namespace deeptune::data
