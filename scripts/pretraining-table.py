@@ -73,7 +73,8 @@ def main():
                 means.setdefault(platform, []).append(mean)
                 cells.append("%.1f%% ± %.1f (%d)" % (mean, sd, count))
                 out_rows.append([row, head, platform, grouping, "%.4f" % mean, "%.4f" % sd, count])
-            if all(c == "—" for c in cells):
+            # A frozen row's network head had one epoch: in rows.csv, not a result for the table.
+            if all(c == "—" for c in cells) or (head == "deeptune" and row.endswith("-frozen")):
                 continue
             platform_means = [("%.2f%%" % statistics.mean(means[p])) if len(means.get(p, [])) == 2
                               else "—" for p in ("amd", "nvidia")]
