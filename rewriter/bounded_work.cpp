@@ -110,25 +110,18 @@ long long cpuNanoseconds() {
   return static_cast<long long>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
-volatile std::sig_atomic_t alarmArmed = 0;
 unsigned alarmSeconds = 0;  ///< the worker's wall period, set before its first alarm
 long long cpuAtAlarm = 0;   ///< the CPU time when the wall alarm was last armed
 
 void armWallAlarm() {
   cpuAtAlarm = cpuNanoseconds();
-  alarmArmed = 1;
   alarm(alarmSeconds);
-}
-
-void disarmWallAlarm() {
-  alarm(0);
-  alarmArmed = 0;
 }
 
 /// SIGALRM in the worker: armed again when the worker made progress since the last alarm, else the
 /// signal's default action ends it (the caller reads the wall bound from its status).
 void onWallAlarm(int) {
-  if (alarmArmed && cpuNanoseconds() - cpuAtAlarm >= kProgressNanoseconds) {
+  if (cpuNanoseconds() - cpuAtAlarm >= kProgressNanoseconds) {
     armWallAlarm();
     return;
   }
@@ -192,7 +185,7 @@ std::string answerOf(const BoundedWorker::Serve& serve, const std::string& reque
       _exit(kOutOfMemoryExit);
     } catch (const std::exception&) {  // the first request meets the same problem and says it
     }
-    disarmWallAlarm();
+    alarm(0);
     timer_settime(cpuTimer, 0, &disarmed, nullptr);
   }
   const std::size_t baseline = currentAddressSpace();
@@ -207,7 +200,7 @@ std::string answerOf(const BoundedWorker::Serve& serve, const std::string& reque
     armWallAlarm();
     std::string framed;
     putField(framed, answerOf(serve, request));
-    disarmWallAlarm();
+    alarm(0);
     timer_settime(cpuTimer, 0, &disarmed, nullptr);
     if (!data::sendAll(kWorkerSocket, framed)) _exit(0);
     if (currentAddressSpace() > baseline + kRecycleGrowthBytes) _exit(0);

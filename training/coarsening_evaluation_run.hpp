@@ -9,6 +9,10 @@
 #include "evaluation/coarsening_report.hpp"
 #include "training/coarsening_evaluation.hpp"
 
+namespace deeptune::data {
+class ProgressPrinter;
+}
+
 namespace deeptune::training {
 
 /// What to evaluate. The options' transferSource, pretrainSequences, resumed and workers are
@@ -31,6 +35,9 @@ struct CoarseningEvaluationProgress {
   CoarseningProgress prediction;
   std::function<void(const std::string& line)> notice;
 };
+
+/// The predictions as lines on `printer` as they come; the notices as plain lines on stderr.
+CoarseningEvaluationProgress printedCoarseningProgress(data::ProgressPrinter& printer);
 
 /// Throws TrainingError (naming the CLI's options) when the request's settings are out of range,
 /// `loss` is not "classification" or "regret", or the transfer mode and its data do not fit.

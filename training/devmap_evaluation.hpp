@@ -17,6 +17,10 @@
 #include "training/source_boosted.hpp"
 #include "training/validation_scores.hpp"
 
+namespace deeptune::data {
+class ProgressPrinter;
+}
+
 namespace deeptune::training {
 
 /// What to evaluate, and how DeepTune trains.
@@ -51,6 +55,11 @@ struct DevmapEvaluationProgress {
   std::function<void(const std::string& method)> methodDone;
   std::function<void(const std::string& warning)> warning;
 };
+
+/// An evaluation's progress as lines on `printer`: epochs (with the ETA over every fold and
+/// seed), folds, methods and warnings.
+DevmapEvaluationProgress printedEvaluationProgress(data::ProgressPrinter& printer,
+                                                   const DevmapEvaluationRequest& request);
 
 /// Every method's predictions, and the report's context (protocol, command, settings, folds).
 struct DevmapEvaluation {

@@ -8,6 +8,10 @@
 
 #include "model/deeptune_model.hpp"
 
+namespace deeptune::data {
+class ProgressPrinter;
+}
+
 namespace deeptune::training {
 
 /// What `deeptune pretrain` is asked to do.
@@ -61,6 +65,9 @@ void checkPretrainRequest(const PretrainRequest& request);
 /// Sees each pretraining epoch as it ends.
 using PretrainEpochCallback =
     std::function<void(int epoch, double trainLoss, double heldOutLoss, double seconds)>;
+
+/// Pretraining's epochs as lines on `printer`: losses, time and ETA, the last one ending its line.
+PretrainEpochCallback printedPretrainProgress(data::ProgressPrinter& printer, int epochs);
 
 /// Pretrains (DeepTuneModel::pretrainLanguageModel) a fresh devmap-shaped network on the sources
 /// and writes it to request.outputPath; `epochDone` sees each epoch as it ends.

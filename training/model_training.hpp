@@ -17,6 +17,10 @@
 #include "tokenizer/vocabulary.hpp"
 #include "training/source_boosted.hpp"
 
+namespace deeptune::data {
+class ProgressPrinter;
+}
+
 namespace deeptune::training {
 
 /// A model to start from, loaded: its file and its first network.
@@ -107,6 +111,10 @@ struct TrainProgress {
   std::function<void(int network, const model::EpochProgress&)> epoch;
   std::function<void(int network, const model::TrainingSummary&)> networkDone;
 };
+
+/// A training's progress as lines on `printer`: epochs (with the ETA), collapsed networks, of
+/// `networks` networks.
+TrainProgress printedTrainProgress(data::ProgressPrinter& printer, int networks);
 
 /// Throws TrainingError (naming the CLI's option, e.g. "train: --networks must be 1 to 64") when
 /// the request's settings are out of range, do not fit its task, or ask for two starts.

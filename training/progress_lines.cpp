@@ -1,6 +1,5 @@
-// The progress of train, evaluate and pretrain as lines on a ProgressPrinter (stderr).
-#include "training/progress_lines.hpp"
-
+// The progress of train, evaluate and pretrain as lines on a ProgressPrinter (stderr): the
+// printed*Progress functions their headers declare.
 #include <atomic>
 #include <cstdio>
 #include <memory>
@@ -9,6 +8,10 @@
 #include "data/progress_printer.hpp"
 #include "evaluation/coarsening_report.hpp"
 #include "evaluation/devmap_report.hpp"
+#include "training/coarsening_evaluation_run.hpp"
+#include "training/devmap_evaluation.hpp"
+#include "training/language_model_pretraining.hpp"
+#include "training/model_training.hpp"
 
 namespace deeptune::training {
 

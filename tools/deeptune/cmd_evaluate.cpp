@@ -10,7 +10,6 @@
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/training_inputs.hpp"
 #include "training/devmap_evaluation.hpp"
-#include "training/progress_lines.hpp"
 
 namespace deeptune::cli {
 namespace {

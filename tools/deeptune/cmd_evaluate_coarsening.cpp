@@ -13,7 +13,6 @@
 #include "evaluation/evaluation_plan.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "training/coarsening_evaluation_run.hpp"
-#include "training/progress_lines.hpp"
 
 namespace deeptune::cli {
 namespace {

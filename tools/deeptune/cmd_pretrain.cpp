@@ -7,7 +7,6 @@
 #include "model/compute_environment.hpp"
 #include "tools/deeptune/commands.hpp"
 #include "training/language_model_pretraining.hpp"
-#include "training/progress_lines.hpp"
 
 namespace deeptune::cli {
 

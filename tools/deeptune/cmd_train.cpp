@@ -9,7 +9,6 @@
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/training_inputs.hpp"
 #include "training/model_training.hpp"
-#include "training/progress_lines.hpp"
 
 namespace deeptune::cli {
 namespace {
