@@ -8,7 +8,7 @@ if [ -z "$format" ]; then
   echo "check-format: clang-format-15 is needed (scripts/install-deps.sh installs it)" >&2
   exit 2
 fi
-mapfile -t files < <(find api baselines bench data evaluation model rewriter runtime tests \
+mapfile -t files < <(find api baselines bench data evaluation model python rewriter runtime tests \
   tokenizer tools training -name '*.cpp' -o -name '*.hpp' | sort)
 bad=$("$format" --dry-run --Werror "${files[@]}" 2>&1 | grep -E '^[^:]+:[0-9]+:[0-9]+: error' |
   cut -d: -f1 | sort -u || true)

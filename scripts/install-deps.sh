@@ -12,7 +12,8 @@ $SUDO apt-get install -y -q --no-install-recommends \
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
   libboost-program-options-dev catch2 nlohmann-json3-dev help2man man-db libxxhash-dev \
   libxgboost-dev \
-  xxhash python3  # python3: scripts/normalize-corpus.py and its test
+  xxhash python3 \
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-pyopencl  # the Python package
 # LibTorch multiplies through the system BLAS. Training folds on two threads needs one that is
 # safe for concurrent calls: Debian's single-threaded OpenBLAS is not (model/README.md), so point
 # the BLAS alternatives at the pthread build even where the serial one is installed too.

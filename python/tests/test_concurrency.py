@@ -1,0 +1,92 @@
+"""Threads and forked processes get the same decisions as one thread does."""
+
+import multiprocessing
+import os
+import threading
+
+import deeptune
+from conftest import KERNELS
+
+FILES = sorted(KERNELS.glob("*.cl"))[:24]
+LAUNCHES = [(f.read_text(), 1 << (10 + i % 20), 1 << (i % 9)) for i, f in enumerate(FILES)]
+
+
+def decide(predictor, launches):
+    return [(d.device, d.probability, d.kernel) for d in
+            (predictor.predict(s, dsize=dsize, wgsize=wg) for s, dsize, wg in launches)]
+
+
+def test_threads_sharing_a_predictor_agree_with_one_thread():
+    expected = decide(deeptune.Predictor("nvidia-deeptune"), LAUNCHES)
+    shared = deeptune.Predictor("nvidia-deeptune")
+    results, errors = {}, []
+
+    def work(index):
+        try:
+            order = LAUNCHES[index:] + LAUNCHES[:index]  # each thread starts elsewhere
+            got = decide(shared, order)
+            results[index] = got[len(LAUNCHES) - index:] + got[:len(LAUNCHES) - index]
+            deeptune.rewrite(LAUNCHES[index][0])  # a rewriter of its own thread
+        except Exception as error:  # noqa: BLE001 (reported below)
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert all(results[i] == expected for i in range(6))
+
+
+def _child_decisions(arguments):
+    predictor_name, launch = arguments
+    predictor = _FORKED[predictor_name]
+    source, dsize, wg = launch
+    decision = predictor.predict(source, dsize=dsize, wgsize=wg)
+    return decision.device, decision.probability
+
+
+_FORKED = {}
+
+
+def test_multiprocessing_fork_pool_agrees():
+    predictor = deeptune.Predictor("amd")
+    expected = [(d, p) for d, p, _ in decide(predictor, LAUNCHES)]
+    _FORKED["amd"] = predictor  # used before the fork: its rewriter worker is the parent's
+    with multiprocessing.get_context("fork").Pool(3) as pool:
+        got = pool.map(_child_decisions, [("amd", launch) for launch in LAUNCHES])
+    assert got == expected
+    assert decide(predictor, LAUNCHES[:3]) == decide(deeptune.Predictor("amd"), LAUNCHES[:3])
+
+
+def test_os_fork_after_use_then_new_kernels_in_both():
+    predictor = deeptune.Predictor("amd")
+    advisor = deeptune.Advisor()
+    predictor.predict(LAUNCHES[0][0], dsize=4096, wgsize=64)
+    fresh = "__kernel void fresh(__global float* a) { a[get_global_id(0)] += 1.0f; }\n"
+    expected = deeptune.Predictor("amd").predict(fresh, dsize=4096, wgsize=64).probability
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: a new kernel (a new rewriter worker of its own), then report
+        code = 1
+        try:
+            os.close(read_end)
+            got = predictor.predict(fresh, dsize=4096, wgsize=64).probability
+            rewritten = deeptune.rewrite(fresh)
+            import pyopencl as cl
+
+            devices = [d for p in cl.get_platforms() for d in p.get_devices()]
+            advised = advisor.advise(fresh, devices, 1024, 64, transfer_bytes=4096)
+            ok = got == expected and "__kernel" in rewritten and not advised.fallback
+            os.write(write_end, b"ok" if ok else b"wrong")
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        answer = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    assert answer == b"ok"
+    assert predictor.predict(fresh, dsize=4096, wgsize=64).probability == expected
