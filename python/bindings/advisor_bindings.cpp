@@ -84,8 +84,12 @@ KnownDevices& knownDevices() {
 cl_device_id candidate(py::handle device, size_t index) {
   const std::string what = "candidates[" + std::to_string(index) + "]";
   py::object handle = py::reinterpret_borrow<py::object>(device);
-  if (!PyLong_Check(device.ptr()) && py::hasattr(device, "int_ptr")) {
-    handle = device.attr("int_ptr");
+  if (!PyLong_Check(device.ptr())) {
+    if (PyObject* address = PyObject_GetAttrString(device.ptr(), "int_ptr")) {
+      handle = py::reinterpret_steal<py::object>(address);
+    } else {
+      PyErr_Clear();  // not a device object: wholeNumber() says what it got
+    }
   }
   const auto address = wholeNumber(handle, what, 1);
   const auto id = reinterpret_cast<cl_device_id>(static_cast<uintptr_t>(address));
@@ -97,7 +101,8 @@ cl_device_id candidate(py::handle device, size_t index) {
 
 class PythonAdvisor {
  public:
-  explicit PythonAdvisor(api::AdvisorOptions options) : advisor_(start(std::move(options))) {}
+  explicit PythonAdvisor(api::AdvisorOptions options)
+      : advisor_(start(std::move(options))), modelPath_(advisor_.modelPath()) {}
 
   DeviceDecision advise(py::handle source, py::sequence candidates, py::handle globalSize,
                         py::handle localSize, py::handle transferBytes, const std::string& kernel,
@@ -119,7 +124,7 @@ class PythonAdvisor {
     }
     result.fromAdvisor = true;
     result.file = "launch source";
-    result.model = advisor_.modelPath();
+    result.model = modelPath_;
     result.dsize = static_cast<double>(result.decision.transferBytes);
     result.wgsize = static_cast<double>(result.decision.wgsize);
     return result;
@@ -133,6 +138,7 @@ class PythonAdvisor {
     return api::Advisor(std::move(options));
   }
   api::Advisor advisor_;
+  std::string modelPath_;  ///< the advisor's model file, fixed once it has loaded
 };
 
 }  // namespace

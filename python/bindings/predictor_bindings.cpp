@@ -3,10 +3,12 @@
 #include <pybind11/stl.h>
 
 #include <filesystem>
+#include <memory>
 #include <mutex>
 
 #include "api/predictor.hpp"
 #include "model/model_error.hpp"
+#include "python/bindings/batch_spread.hpp"
 #include "python/bindings/decision_types.hpp"
 #include "rewriter/rewrite_error.hpp"
 #include "tokenizer/vocab_error.hpp"
@@ -32,6 +34,9 @@ std::string modelFile(py::handle model, const std::string& (*kinds)(),
                             ")");
   }
 }
+
+/// A batch is spread over at most this many predictors (each a model and a rewriter worker).
+constexpr size_t kMaxBatchPredictors = 4;
 
 const std::string& devmapKinds() {
   static const std::string kinds = "amd, nvidia, amd-deeptune, nvidia-deeptune";
@@ -71,7 +76,7 @@ class DevicePredictor {
     const data::SourceOptions options = sourceOptions(defines, includeDirs);
     py::gil_scoped_release release;
     std::lock_guard<std::mutex> lock(mutex_);
-    return decide(text, dsize, wgsize, kernel, options, fileName);
+    return decide(predictor_, text, dsize, wgsize, kernel, options, fileName);
   }
 
   py::dict predictBatch(py::sequence sources, py::array_t<double, py::array::forcecast> dsizes,
@@ -106,16 +111,22 @@ class DevicePredictor {
       auto p = probability.mutable_unchecked<1>();
       py::gil_scoped_release release;
       std::lock_guard<std::mutex> lock(mutex_);
-      for (size_t i = 0; i < count; ++i) {
+      size_t distinct = 0;
+      slotsByKernel(texts, kernelNames, 1, &distinct);
+      const size_t slots = batchSlots(distinct, kMaxBatchPredictors);
+      if (helpers_.size() < slots - 1) helpers_.resize(slots - 1);
+      runSpread(slotsByKernel(texts, kernelNames, slots), slots, [&](size_t slot, size_t i) {
         const auto index = static_cast<py::ssize_t>(i);
-        DeviceDecision one =
-            decideNamed(i, texts[i], d(index), w(index), kernelNames[i], options, fileName);
+        DeviceDecision one = namingLaunch(i, [&] {
+          return decide(predictorOf(slot), texts[i], d(index), w(index), kernelNames[i], options,
+                        fileName);
+        });
         g(index) = one.decision.deviceType == "GPU";
         p(index) = one.decision.probability;
         names[i] = std::move(one.decision.kernel);
         methods[i] = std::move(one.decision.method);
         deviceNames[i] = std::move(one.decision.modelDevice);
-      }
+      });
     }
     py::module_ numpy = py::module_::import("numpy");
     py::dict result;
@@ -141,11 +152,20 @@ class DevicePredictor {
     return api::Predictor(path);
   }
 
-  DeviceDecision decide(const std::string& text, double dsize, double wgsize,
-                        const std::string& kernel, const data::SourceOptions& options,
-                        const std::string& fileName) {
+  /// The predictor of batch slot `slot`: this one for slot 0, else a helper loaded on first use
+  /// (on the slot's own thread, so helpers load in parallel).
+  api::Predictor& predictorOf(size_t slot) {
+    if (slot == 0) return predictor_;
+    std::unique_ptr<api::Predictor>& helper = helpers_[slot - 1];
+    if (!helper) helper = std::make_unique<api::Predictor>(path_);
+    return *helper;
+  }
+
+  DeviceDecision decide(api::Predictor& predictor, const std::string& text, double dsize,
+                        double wgsize, const std::string& kernel,
+                        const data::SourceOptions& options, const std::string& fileName) {
     DeviceDecision result;
-    result.decision = predictor_.predict(text, fileName, kernel, dsize, wgsize, options);
+    result.decision = predictor.predict(text, fileName, kernel, dsize, wgsize, options);
     result.file = fileName;
     result.model = path_;
     result.networks = predictor_.networks();
@@ -157,16 +177,11 @@ class DevicePredictor {
     return result;
   }
 
-  /// decide() for launch `i` of a batch: its errors name the launch.
-  DeviceDecision decideNamed(size_t i, const std::string& text, double dsize, double wgsize,
-                             const std::string& kernel, const data::SourceOptions& options,
-                             const std::string& fileName) {
-    return namingLaunch(i, [&] { return decide(text, dsize, wgsize, kernel, options, fileName); });
-  }
-
   std::string path_;
   api::Predictor predictor_;
-  std::mutex mutex_;
+  /// More predictors of the same model for large batches (batch_spread.hpp), made when needed.
+  std::vector<std::unique_ptr<api::Predictor>> helpers_;
+  std::mutex mutex_;  ///< one call at a time (the predictors' caches are not thread-safe)
 };
 
 /// deeptune.FactorDecision: the coarsening factor chosen for one kernel.

@@ -58,7 +58,7 @@ def test_host_defines_reach_the_rewriter(amd):
 def test_batch_equals_single_calls():
     predictor = deeptune.Predictor("amd-deeptune")
     rng = numpy.random.default_rng(3)
-    files = sorted(KERNELS.glob("*.cl"))[:20]
+    files = sorted(KERNELS.glob("*.cl"))[:48]  # enough kernels to spread over 2+ predictors
     sources = [f.read_text() for f in files]
     picks = rng.integers(0, len(sources), 200)
     batch_sources = [sources[i] for i in picks]
@@ -81,6 +81,12 @@ def test_batch_names_the_launch_that_fails(amd):
         amd.predict_batch([good, good, good], [1024, 1024, 1024], [64, 64, 0])
     with pytest.raises(deeptune.SourceError, match=r"\(launch 1\)"):
         amd.predict_batch([good, "__kernel void k( {"], [1024, 1024], [64, 64])
+    # Spread over several predictors: still the lowest launch that fails.
+    many = [f.read_text() for f in sorted(KERNELS.glob("*.cl"))[:48]]
+    broken = many[:]
+    broken[30], broken[7] = "__kernel void j( {", "__kernel void k( {"
+    with pytest.raises(deeptune.SourceError, match=r"\(launch 7\)"):
+        amd.predict_batch(broken, [1024] * 48, [64] * 48)
     with pytest.raises(ValueError, match="one length"):
         amd.predict_batch([good], [1024, 2048], [64])
 
