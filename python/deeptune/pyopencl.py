@@ -98,15 +98,15 @@ def _sizes(value):
 
 
 def coarsen_for_launch(source, global_size, local_size=None, *, kernel="", gpu="tahiti",
-                       predictor=None, build_options=()):
+                       predictor=None, defines=()):
     """The kernel coarsened by the factor the coarsening model chooses (`gpu`: a bundled
     model's GPU, or `predictor`: a deeptune.CoarseningPredictor), with the sizes to launch it
     by the host rule: global size of dimension 0 divided by the factor, the local size too when
     the kernel reads it. A factor the sizes do not allow is halved until they do (1 at worst:
-    the source as it is). `build_options`: the host's -D defines ('N=8'), as a list."""
+    the source as it is). `defines`: the host's -D definitions ('N=8'), as a list."""
     if predictor is None:
         predictor = _deeptune.CoarseningPredictor(gpu)
-    defines = list(build_options)
+    defines = list(defines)
     decision = predictor.predict(source, kernel=kernel, defines=defines)
     global_size, local_size = _sizes(global_size), _sizes(local_size)
     factor = decision.factor
