@@ -1,5 +1,6 @@
 // The compiled half of the `deeptune` Python package (deeptune/_deeptune): every binding.
 #include "python/bindings/bindings.hpp"
+#include "python/bindings/fork_guard.hpp"
 
 PYBIND11_MODULE(_deeptune, module) {
   module.doc() =
@@ -9,4 +10,5 @@ PYBIND11_MODULE(_deeptune, module) {
   deeptune::python::bindSources(module);
   deeptune::python::bindPredictors(module);
   deeptune::python::bindAdvisor(module);
+  deeptune::python::bindForkGuard(module);
 }

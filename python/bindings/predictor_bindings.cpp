@@ -10,6 +10,7 @@
 #include "model/model_error.hpp"
 #include "python/bindings/batch_spread.hpp"
 #include "python/bindings/decision_types.hpp"
+#include "python/bindings/fork_guard.hpp"
 #include "rewriter/rewrite_error.hpp"
 #include "tokenizer/vocab_error.hpp"
 
@@ -75,7 +76,7 @@ class DevicePredictor {
     const std::string text = sourceBytes(source, "source");
     const data::SourceOptions options = sourceOptions(defines, includeDirs);
     py::gil_scoped_release release;
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<ForkGuardedMutex> lock(mutex_);
     return decide(predictor_, text, dsize, wgsize, kernel, options, fileName);
   }
 
@@ -110,7 +111,7 @@ class DevicePredictor {
       auto g = gpu.mutable_unchecked<1>();
       auto p = probability.mutable_unchecked<1>();
       py::gil_scoped_release release;
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<ForkGuardedMutex> lock(mutex_);
       size_t distinct = 0;
       slotsByKernel(texts, kernelNames, 1, &distinct);
       const size_t slots = batchSlots(distinct, kMaxBatchPredictors);
@@ -181,7 +182,7 @@ class DevicePredictor {
   api::Predictor predictor_;
   /// More predictors of the same model for large batches (batch_spread.hpp), made when needed.
   std::vector<std::unique_ptr<api::Predictor>> helpers_;
-  std::mutex mutex_;  ///< one call at a time (the predictors' caches are not thread-safe)
+  ForkGuardedMutex mutex_;  ///< one call at a time (the predictors' caches are not thread-safe)
 };
 
 /// deeptune.FactorDecision: the coarsening factor chosen for one kernel.
@@ -202,7 +203,7 @@ class FactorPredictor {
     const std::string text = sourceBytes(source, "source");
     const data::SourceOptions options = sourceOptions(defines, includeDirs);
     py::gil_scoped_release release;
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<ForkGuardedMutex> lock(mutex_);
     return {predictor_.predict(text, fileName, kernel, options), fileName, path_};
   }
 
@@ -223,7 +224,7 @@ class FactorPredictor {
       auto f = factor.mutable_unchecked<1>();
       auto p = probability.mutable_unchecked<1>();
       py::gil_scoped_release release;
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<ForkGuardedMutex> lock(mutex_);
       for (size_t i = 0; i < count; ++i) {
         api::FactorPrediction one =
             namingLaunch(i, [&] { return predictor_.predict(texts[i], fileName, kernelNames[i]); });
@@ -249,7 +250,7 @@ class FactorPredictor {
 
   std::string path_;
   api::CoarseningPredictor predictor_;
-  std::mutex mutex_;
+  ForkGuardedMutex mutex_;
 };
 
 }  // namespace

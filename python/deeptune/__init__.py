@@ -17,6 +17,9 @@ as the `deeptune` command):
   DeviceError, SetupError: RuntimeError), with the CLI's one-line messages.
 """
 
+import os as _os
+
+from . import _deeptune
 from ._deeptune import (  # noqa: F401
     Advisor,
     CoarseningPredictor,
@@ -39,6 +42,11 @@ from ._deeptune import (  # noqa: F401
     read_folds,
     rewrite,
 )
+
+# A Predictor another thread is inside when os.fork() is called finishes its call first, so the
+# child gets it whole (python/bindings/fork_guard.hpp).
+_os.register_at_fork(before=_deeptune._before_fork, after_in_parent=_deeptune._after_fork,
+                     after_in_child=_deeptune._after_fork)
 
 __all__ = [
     "Advisor", "CoarseningPredictor", "Coarsened", "DataError", "Decision", "DeviceError", "Error",

@@ -90,3 +90,46 @@ def test_os_fork_after_use_then_new_kernels_in_both():
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
     assert answer == b"ok"
     assert predictor.predict(fresh, dsize=4096, wgsize=64).probability == expected
+
+
+def test_fork_while_threads_are_inside_calls():
+    predictor = deeptune.Predictor("amd")
+    expected = decide(deeptune.Predictor("amd"), LAUNCHES)
+    stop = threading.Event()
+    errors = []
+
+    def hammer():
+        try:
+            while not stop.is_set():
+                if decide(predictor, LAUNCHES[:6]) != expected[:6]:
+                    errors.append("wrong decision in a thread")
+        except Exception as error:  # noqa: BLE001 (reported below)
+            errors.append(error)
+
+    threads = [threading.Thread(target=hammer) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    try:
+        for round_ in range(8):
+            pid = os.fork()
+            if pid == 0:  # the child: the shared predictor, whole and free
+                ok = decide(predictor, LAUNCHES[round_:round_ + 3]) == \
+                    expected[round_:round_ + 3]
+                os._exit(0 if ok else 3)
+            deadline = 120
+            while deadline > 0:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    break
+                threading.Event().wait(0.05)
+                deadline -= 0.05
+            else:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+                raise AssertionError(f"round {round_}: the forked child hung")
+            assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, round_
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert not errors
