@@ -3,10 +3,12 @@
 
 #include <climits>
 #include <mutex>
+#include <shared_mutex>
 #include <unordered_set>
 
 #include "api/advisor.hpp"
 #include "python/bindings/decision_types.hpp"
+#include "python/bindings/fork_guard.hpp"
 #include "runtime/devices.hpp"
 
 namespace deeptune::python {
@@ -120,6 +122,7 @@ class PythonAdvisor {
     DeviceDecision result;
     {
       py::gil_scoped_release release;
+      std::shared_lock<ForkGuardedMutex> lock(forkGuard_);
       result.decision = advisor_.advise(query);
     }
     result.fromAdvisor = true;
@@ -138,7 +141,8 @@ class PythonAdvisor {
     return api::Advisor(std::move(options));
   }
   api::Advisor advisor_;
-  std::string modelPath_;  ///< the advisor's model file, fixed once it has loaded
+  std::string modelPath_;       ///< the advisor's model file, fixed once it has loaded
+  ForkGuardedMutex forkGuard_;  ///< os.fork() waits for the advise() calls under way
 };
 
 }  // namespace

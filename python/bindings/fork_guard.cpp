@@ -1,6 +1,8 @@
 // The predictors' locks, all taken before os.fork() so a child never inherits one mid-call.
 #include "python/bindings/fork_guard.hpp"
 
+#include <mutex>
+#include <new>
 #include <set>
 
 namespace deeptune::python {
@@ -30,12 +32,20 @@ void beforeFork() {
   for (ForkGuardedMutex* member : r.members) member->lock();
 }
 
-void afterFork() {
+void afterForkInParent() {
   Registry& r = registry();
   if (!r.forking) return;  // os.fork() calls the after-hooks only after the before-hook ran
   for (ForkGuardedMutex* member : r.members) member->unlock();
   r.forking = false;
   r.mutex.unlock();
+}
+
+void afterForkInChild() {
+  Registry& r = registry();
+  if (!r.forking) return;
+  for (ForkGuardedMutex* member : r.members) member->reset();
+  r.forking = false;
+  new (&r.mutex) std::mutex();  // the parent's thread held it: as new (no owner to check)
 }
 
 }  // namespace
@@ -50,9 +60,12 @@ ForkGuardedMutex::~ForkGuardedMutex() {
   registry().members.erase(this);
 }
 
+void ForkGuardedMutex::reset() { new (&mutex_) std::shared_mutex(); }
+
 void bindForkGuard(py::module_& module) {
   module.def("_before_fork", &beforeFork, "os.register_at_fork's `before` hook (internal).");
-  module.def("_after_fork", &afterFork, "os.register_at_fork's `after_*` hooks (internal).");
+  module.def("_after_fork_in_parent", &afterForkInParent, "os.register_at_fork hook (internal).");
+  module.def("_after_fork_in_child", &afterForkInChild, "os.register_at_fork hook (internal).");
 }
 
 }  // namespace deeptune::python

@@ -45,8 +45,9 @@ from ._deeptune import (  # noqa: F401
 
 # A Predictor another thread is inside when os.fork() is called finishes its call first, so the
 # child gets it whole (python/bindings/fork_guard.hpp).
-_os.register_at_fork(before=_deeptune._before_fork, after_in_parent=_deeptune._after_fork,
-                     after_in_child=_deeptune._after_fork)
+_os.register_at_fork(before=_deeptune._before_fork,
+                     after_in_parent=_deeptune._after_fork_in_parent,
+                     after_in_child=_deeptune._after_fork_in_child)
 
 __all__ = [
     "Advisor", "CoarseningPredictor", "Coarsened", "DataError", "Decision", "DeviceError", "Error",

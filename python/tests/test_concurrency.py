@@ -133,3 +133,48 @@ def test_fork_while_threads_are_inside_calls():
         for thread in threads:
             thread.join()
     assert not errors
+
+
+def test_fork_while_threads_are_inside_advise():
+    import pyopencl as cl
+
+    devices = [d for p in cl.get_platforms() for d in p.get_devices()]
+    advisor = deeptune.Advisor()
+    stop = threading.Event()
+    errors = []
+
+    def hammer(offset):
+        try:
+            i = offset
+            while not stop.is_set():  # new kernels and sizes: the model runs again and again
+                source, dsize, _ = LAUNCHES[i % len(LAUNCHES)]
+                advisor.advise(source, devices, 1024, 64, transfer_bytes=dsize + i)
+                i += 1
+        except Exception as error:  # noqa: BLE001 (reported below)
+            errors.append(error)
+
+    threads = [threading.Thread(target=hammer, args=(i * 7,)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    try:
+        for round_ in range(6):
+            pid = os.fork()
+            if pid == 0:
+                decision = advisor.advise(LAUNCHES[round_][0], devices, 1024, 64,
+                                          transfer_bytes=12345 + round_)
+                os._exit(0 if not decision.fallback else 3)
+            for _ in range(2400):
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    break
+                threading.Event().wait(0.05)
+            else:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+                raise AssertionError(f"round {round_}: the forked child hung")
+            assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, round_
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert not errors
