@@ -132,12 +132,12 @@ class DevicePredictor {
     py::module_ numpy = py::module_::import("numpy");
     py::dict result;
     result["gpu"] = gpu;
-    result["device"] = numpy.attr("where")(gpu, "GPU", "CPU");
+    result["device"] = numpy.attr("where")(gpu, "GPU", "CPU").attr("astype")("U3");
     result["probability"] = probability;
-    result["kernel"] = numpy.attr("array")(py::cast(names));
-    result["method"] = numpy.attr("array")(py::cast(methods));
+    result["kernel"] = numpy.attr("array")(py::cast(names), "dtype"_a = "str");
+    result["method"] = numpy.attr("array")(py::cast(methods), "dtype"_a = "str");
     if (!predictor_.modelDevices().empty()) {
-      result["device_name"] = numpy.attr("array")(py::cast(deviceNames));
+      result["device_name"] = numpy.attr("array")(py::cast(deviceNames), "dtype"_a = "str");
     }
     return result;
   }
@@ -236,7 +236,8 @@ class FactorPredictor {
     py::dict result;
     result["factor"] = factor;
     result["probability"] = probability;
-    result["kernel"] = py::module_::import("numpy").attr("array")(py::cast(names));
+    result["kernel"] =
+        py::module_::import("numpy").attr("array")(py::cast(names), "dtype"_a = "str");
     return result;
   }
 
