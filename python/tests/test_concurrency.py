@@ -178,3 +178,34 @@ def test_fork_while_threads_are_inside_advise():
         for thread in threads:
             thread.join()
     assert not errors
+
+
+def test_calls_release_the_gil():
+    """While a batch of new kernels is decided in one thread, this thread keeps running: its
+    longest pause is far shorter than the call (holding the GIL would pause it throughout)."""
+    predictor = deeptune.Predictor("amd")
+    sources = [f.read_text() + f"\n// variant {i}\n" for i, f in enumerate(FILES)] * 2
+    done = threading.Event()
+    span = {}
+
+    def work():
+        import time
+
+        span["start"] = time.perf_counter()
+        predictor.predict_batch(sources, [4096.0] * len(sources), [64.0] * len(sources))
+        span["end"] = time.perf_counter()
+        done.set()
+
+    import time
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    stamps = []
+    while not done.is_set():
+        stamps.append(time.perf_counter())
+    thread.join()
+    inside = [t for t in stamps if span["start"] <= t <= span["end"]]
+    call = span["end"] - span["start"]
+    assert call > 0.2, "the batch was too quick to tell"
+    gaps = [b - a for a, b in zip([span["start"]] + inside, inside + [span["end"]])]
+    assert max(gaps) < call / 2, (max(gaps), call)
