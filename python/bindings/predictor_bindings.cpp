@@ -36,6 +36,21 @@ std::string modelFile(py::handle model, const std::string& (*kinds)(),
   }
 }
 
+/// A batch's sources (str or bytes) and kernel names (None: each source's only kernel), checked
+/// and converted before any work.
+void batchInputs(const py::sequence& sources, const py::object& kernels,
+                 std::vector<std::string>& texts, std::vector<std::string>& kernelNames) {
+  const size_t count = py::len(sources);
+  texts.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    texts.push_back(sourceBytes(sources[i], ("sources[" + std::to_string(i) + "]").c_str()));
+  }
+  kernelNames.assign(count, "");
+  if (kernels.is_none()) return;
+  if (py::len(kernels) != count) throw py::value_error("predict_batch: one kernel per source");
+  for (size_t i = 0; i < count; ++i) kernelNames[i] = kernels[py::int_(i)].cast<std::string>();
+}
+
 /// A batch is spread over at most this many predictors (each a model and a rewriter worker).
 constexpr size_t kMaxBatchPredictors = 4;
 
@@ -92,15 +107,8 @@ class DevicePredictor {
           "length (" +
           std::to_string(count) + " sources)");
     }
-    std::vector<std::string> texts, kernelNames(count);
-    texts.reserve(count);
-    for (size_t i = 0; i < count; ++i) {
-      texts.push_back(sourceBytes(sources[i], ("sources[" + std::to_string(i) + "]").c_str()));
-    }
-    if (!kernels.is_none()) {
-      if (py::len(kernels) != count) throw py::value_error("predict_batch: one kernel per source");
-      for (size_t i = 0; i < count; ++i) kernelNames[i] = kernels[py::int_(i)].cast<std::string>();
-    }
+    std::vector<std::string> texts, kernelNames;
+    batchInputs(sources, kernels, texts, kernelNames);
     const data::SourceOptions options = sourceOptions(defines, includeDirs);
     py::array_t<bool> gpu(count);
     py::array_t<double> probability(count);
@@ -209,14 +217,8 @@ class FactorPredictor {
 
   py::dict predictBatch(py::sequence sources, py::object kernels, const std::string& fileName) {
     const size_t count = py::len(sources);
-    std::vector<std::string> texts, kernelNames(count);
-    for (size_t i = 0; i < count; ++i) {
-      texts.push_back(sourceBytes(sources[i], ("sources[" + std::to_string(i) + "]").c_str()));
-    }
-    if (!kernels.is_none()) {
-      if (py::len(kernels) != count) throw py::value_error("predict_batch: one kernel per source");
-      for (size_t i = 0; i < count; ++i) kernelNames[i] = kernels[py::int_(i)].cast<std::string>();
-    }
+    std::vector<std::string> texts, kernelNames;
+    batchInputs(sources, kernels, texts, kernelNames);
     py::array_t<int> factor(count);
     py::array_t<double> probability(count);
     std::vector<std::string> names(count);

@@ -16,6 +16,18 @@ def decide(predictor, launches):
             (predictor.predict(s, dsize=dsize, wgsize=wg) for s, dsize, wg in launches)]
 
 
+def wait_for_child(pid, what, seconds=120):
+    """The exit status of forked child `pid`; kills it and fails the test when it hangs."""
+    for _ in range(int(seconds / 0.05)):
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        threading.Event().wait(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    raise AssertionError(f"{what}: the forked child hung")
+
+
 def test_threads_sharing_a_predictor_agree_with_one_thread():
     expected = decide(deeptune.Predictor("nvidia-deeptune"), LAUNCHES)
     shared = deeptune.Predictor("nvidia-deeptune")
@@ -116,17 +128,7 @@ def test_fork_while_threads_are_inside_calls():
                 ok = decide(predictor, LAUNCHES[round_:round_ + 3]) == \
                     expected[round_:round_ + 3]
                 os._exit(0 if ok else 3)
-            deadline = 120
-            while deadline > 0:
-                done, status = os.waitpid(pid, os.WNOHANG)
-                if done:
-                    break
-                threading.Event().wait(0.05)
-                deadline -= 0.05
-            else:
-                os.kill(pid, 9)
-                os.waitpid(pid, 0)
-                raise AssertionError(f"round {round_}: the forked child hung")
+            status = wait_for_child(pid, f"round {round_}")
             assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, round_
     finally:
         stop.set()
@@ -163,15 +165,7 @@ def test_fork_while_threads_are_inside_advise():
                 decision = advisor.advise(LAUNCHES[round_][0], devices, 1024, 64,
                                           transfer_bytes=12345 + round_)
                 os._exit(0 if not decision.fallback else 3)
-            for _ in range(2400):
-                done, status = os.waitpid(pid, os.WNOHANG)
-                if done:
-                    break
-                threading.Event().wait(0.05)
-            else:
-                os.kill(pid, 9)
-                os.waitpid(pid, 0)
-                raise AssertionError(f"round {round_}: the forked child hung")
+            status = wait_for_child(pid, f"round {round_}")
             assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, round_
     finally:
         stop.set()
