@@ -14,6 +14,7 @@
 #include "model/inference_model.hpp"
 #include "model/model_error.hpp"
 #include "rewriter/normalizer.hpp"
+#include "rewriter/rewrite_error.hpp"
 #include "tokenizer/kernel_inputs.hpp"
 #include "tokenizer/vocabulary.hpp"
 
@@ -61,30 +62,75 @@ struct LoadedModel {
   /// Normalizes, extracts and encodes `kernel` once per source, file, kernel and options.
   const EncodedKernel& encode(const std::string& source, const std::string& fileName,
                               const std::string& kernel, const data::SourceOptions& options) {
-    // Includes are relative to the file and the options change the text: all are part of the key.
-    const size_t key = std::hash<std::string>{}(source + '\0' + kernel + '\0' + fileName + '\0' +
-                                                options.buildFlags());
+    const size_t key = cacheKey(source, kernel, fileName, options);
     auto found = cache.find(key);
     if (found == cache.end()) {
-      EncodedKernel encoded;
       rewriter::KernelName chosen;
       rewriter::RewriteNotes notes;
       const std::string extract =
           normalizer.extractKernel(source, fileName, kernel, &chosen, options, &notes);
-      encoded.undeclared = std::move(notes.undeclared);
-      tokenizer::KernelInputs inputs = tokenizer::kernelInputs(
-          vocabulary, extract, static_cast<size_t>(network.info().maxLength), fileName,
-          network.readsStaticCounts());
-      encoded.skipped = inputs.skipped;
-      encoded.tokens = std::move(inputs.tokens);
-      encoded.staticCounts = std::move(inputs.staticCounts);
-      encoded.kernel = chosen.original;
-      encoded.hash = data::fnv1a64({reinterpret_cast<const char*>(encoded.tokens.data()),
-                                    encoded.tokens.size() * sizeof(int)});
-      found = cache.emplace(key, std::move(encoded)).first;
+      found = cache.emplace(key, encodeText(extract, chosen.original, notes.undeclared, fileName))
+                  .first;
     }
     return found->second;
   }
+
+  /// Every kernel of the file, in source order, from one normalization of it; each is cached as
+  /// encode() caches it under its name. Throws RewriteError for a file without a kernel.
+  std::vector<const EncodedKernel*> encodeEach(const std::string& source,
+                                               const std::string& fileName,
+                                               const data::SourceOptions& options) {
+    const size_t listKey = cacheKey(source, std::string(1, '\1'), fileName, options);
+    auto listed = kernelLists.find(listKey);
+    if (listed == kernelLists.end()) {
+      rewriter::RewriteNotes notes;
+      const std::vector<rewriter::ExtractedKernel> kernels =
+          normalizer.extractKernels(source, fileName, options, &notes);
+      if (kernels.empty()) throw rewriter::RewriteError(fileName, 1, 1, "no kernel in the file");
+      std::vector<size_t> keys;
+      for (const rewriter::ExtractedKernel& kernel : kernels) {
+        const size_t key = cacheKey(source, kernel.name.original, fileName, options);
+        if (cache.count(key) == 0) {
+          cache.emplace(key,
+                        encodeText(kernel.text, kernel.name.original, notes.undeclared, fileName));
+        }
+        keys.push_back(key);
+      }
+      listed = kernelLists.emplace(listKey, std::move(keys)).first;
+    }
+    std::vector<const EncodedKernel*> result;
+    for (size_t key : listed->second) result.push_back(&cache.at(key));
+    return result;
+  }
+
+ private:
+  /// Includes are relative to the file and the options change the text: all are part of the key.
+  static size_t cacheKey(const std::string& source, const std::string& kernel,
+                         const std::string& fileName, const data::SourceOptions& options) {
+    return std::hash<std::string>{}(source + '\0' + kernel + '\0' + fileName + '\0' +
+                                    options.buildFlags());
+  }
+
+  /// One extracted kernel as the network reads it.
+  EncodedKernel encodeText(const std::string& extract, const std::string& kernel,
+                           const std::vector<std::string>& undeclared,
+                           const std::string& fileName) const {
+    EncodedKernel encoded;
+    encoded.undeclared = undeclared;
+    tokenizer::KernelInputs inputs =
+        tokenizer::kernelInputs(vocabulary, extract, static_cast<size_t>(network.info().maxLength),
+                                fileName, network.readsStaticCounts());
+    encoded.skipped = inputs.skipped;
+    encoded.tokens = std::move(inputs.tokens);
+    encoded.staticCounts = std::move(inputs.staticCounts);
+    encoded.kernel = kernel;
+    encoded.hash = data::fnv1a64({reinterpret_cast<const char*>(encoded.tokens.data()),
+                                  encoded.tokens.size() * sizeof(int)});
+    return encoded;
+  }
+
+  /// Per file (source, name, options): the cache keys of its kernels, in source order.
+  std::unordered_map<size_t, std::vector<size_t>> kernelLists;
 };
 
 }  // namespace
@@ -123,17 +169,17 @@ void checkLaunchSizes(double dsizeBytes, double wgsize) {
   }
 }
 
-Decision Predictor::predict(const std::string& source, const std::string& fileName,
-                            const std::string& kernel, double dsizeBytes, double wgsize,
-                            const data::SourceOptions& options) {
-  checkLaunchSizes(dsizeBytes, wgsize);
-  const EncodedKernel& encoded = impl_->encode(source, fileName, kernel, options);
+namespace {
+
+/// The decision of `network` for `encoded` launched with these sizes.
+Decision decide(const model::InferenceModel& network, const EncodedKernel& encoded,
+                double dsizeBytes, double wgsize) {
   model::Example example;
   example.tokens = encoded.tokens;
   example.staticCounts = encoded.staticCounts;
   example.aux = {static_cast<float>(dsizeBytes), static_cast<float>(wgsize)};
-  const std::vector<float> probabilities = impl_->network.predict(example);
-  const model::ModelInfo& info = impl_->network.info();
+  const std::vector<float> probabilities = network.predict(example);
+  const model::ModelInfo& info = network.info();
   Decision decision;
   decision.kernel = encoded.kernel;
   decision.method = info.method;
@@ -152,6 +198,27 @@ Decision Predictor::predict(const std::string& source, const std::string& fileNa
   decision.tokens = encoded.tokens.size();
   decision.normalizedHash = encoded.hash;
   return decision;
+}
+
+}  // namespace
+
+Decision Predictor::predict(const std::string& source, const std::string& fileName,
+                            const std::string& kernel, double dsizeBytes, double wgsize,
+                            const data::SourceOptions& options) {
+  checkLaunchSizes(dsizeBytes, wgsize);
+  return decide(impl_->network, impl_->encode(source, fileName, kernel, options), dsizeBytes,
+                wgsize);
+}
+
+std::vector<Decision> Predictor::predictEach(const std::string& source, const std::string& fileName,
+                                             double dsizeBytes, double wgsize,
+                                             const data::SourceOptions& options) {
+  checkLaunchSizes(dsizeBytes, wgsize);
+  std::vector<Decision> decisions;
+  for (const EncodedKernel* encoded : impl_->encodeEach(source, fileName, options)) {
+    decisions.push_back(decide(impl_->network, *encoded, dsizeBytes, wgsize));
+  }
+  return decisions;
 }
 
 uint64_t Predictor::normalizedHash(const std::string& source, const std::string& kernel,
@@ -176,19 +243,18 @@ CoarseningPredictor& CoarseningPredictor::operator=(CoarseningPredictor&&) noexc
 
 const std::string& CoarseningPredictor::modelPath() const { return impl_->modelPath; }
 
-FactorPrediction CoarseningPredictor::predict(const std::string& source,
-                                              const std::string& fileName,
-                                              const std::string& kernel,
-                                              const data::SourceOptions& options) {
-  const EncodedKernel& encoded = impl_->encode(source, fileName, kernel, options);
+namespace {
+
+/// The coarsening factor `network` chooses for `encoded`.
+FactorPrediction chooseFactor(const model::InferenceModel& network, const EncodedKernel& encoded) {
   model::Example example;
   example.tokens = encoded.tokens;
   example.staticCounts = encoded.staticCounts;
-  const std::vector<float> probabilities = impl_->network.predict(example);
-  const std::vector<std::string>& labels = impl_->network.info().labels;
+  const std::vector<float> probabilities = network.predict(example);
+  const std::vector<std::string>& labels = network.info().labels;
   FactorPrediction prediction;
   prediction.kernel = encoded.kernel;
-  prediction.method = impl_->network.info().method;
+  prediction.method = network.info().method;
   size_t best = 0;
   for (size_t i = 0; i < labels.size() && i < probabilities.size(); ++i) {
     prediction.probabilities.emplace_back(std::stoi(labels[i]), probabilities[i]);
@@ -200,6 +266,25 @@ FactorPrediction CoarseningPredictor::predict(const std::string& source,
   prediction.undeclared = encoded.undeclared;
   prediction.tokens = encoded.tokens.size();
   return prediction;
+}
+
+}  // namespace
+
+FactorPrediction CoarseningPredictor::predict(const std::string& source,
+                                              const std::string& fileName,
+                                              const std::string& kernel,
+                                              const data::SourceOptions& options) {
+  return chooseFactor(impl_->network, impl_->encode(source, fileName, kernel, options));
+}
+
+std::vector<FactorPrediction> CoarseningPredictor::predictEach(const std::string& source,
+                                                               const std::string& fileName,
+                                                               const data::SourceOptions& options) {
+  std::vector<FactorPrediction> predictions;
+  for (const EncodedKernel* encoded : impl_->encodeEach(source, fileName, options)) {
+    predictions.push_back(chooseFactor(impl_->network, *encoded));
+  }
+  return predictions;
 }
 
 namespace {

@@ -42,6 +42,12 @@ class Predictor : public DeviceModel {
                    const std::string& kernel, double dsizeBytes, double wgsize,
                    const data::SourceOptions& options = {});
 
+  /// predict() of every kernel the file defines, in source order, from one normalization of it
+  /// (each cached as predict() caches it). A file without a kernel is a RewriteError.
+  std::vector<Decision> predictEach(const std::string& source, const std::string& fileName,
+                                    double dsizeBytes, double wgsize,
+                                    const data::SourceOptions& options = {});
+
   /// DeviceModel: predict() of a launch source (no file name; relative -I folders from the
   /// current folder) with the -D/-I of `buildOptions`.
   Decision predictDevice(const std::string& source, const std::string& kernel,
@@ -91,6 +97,10 @@ class CoarseningPredictor {
   /// Normalizes `source`, extracts `kernel` (empty = the only kernel) and predicts its factor.
   FactorPrediction predict(const std::string& source, const std::string& fileName,
                            const std::string& kernel, const data::SourceOptions& options = {});
+
+  /// predict() of every kernel the file defines, in source order (as Predictor::predictEach).
+  std::vector<FactorPrediction> predictEach(const std::string& source, const std::string& fileName,
+                                            const data::SourceOptions& options = {});
 
   const std::string& modelPath() const;
 

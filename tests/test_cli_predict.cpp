@@ -106,12 +106,14 @@ TEST_CASE("cli predict: bad input exits 2 with one line", "[cli][predict]") {
                                    "__kernel void first(__global int* a) {\n  a[0] = 1;\n}\n"
                                    "__kernel void second(__global int* a) {\n  a[1] = 2;\n}\n");
   const std::string corrupt = dir.file("corrupt.model", "DEEPTUNE-MODEL\n{\"format_version\":1}\n");
+  const std::string none = dir.file("none.cl", "float f(float x) {\n  return x;\n}\n");
   struct Bad {
     std::string arguments;
     const char* message;
   };
   const Bad cases[] = {
-      {"'" + two + "' --dsize 1024 --wgsize 64", "first, second"},
+      {"'" + none + "' --dsize 1024 --wgsize 64", "none.cl:1:1: no kernel in the file"},
+      {"--task coarsening '" + none + "'", "none.cl:1:1: no kernel in the file"},
       {"'" + two + "' --dsize 1024 --wgsize 64 --kernel third", "no kernel named 'third'"},
       {"'" + two + "' --dsize 1024 --wgsize 64 --kernel first --model '" + corrupt + "'",
        "corrupt.model: model format version 1"},
@@ -134,6 +136,43 @@ TEST_CASE("cli predict: bad input exits 2 with one line", "[cli][predict]") {
     CHECK(result.exitCode == 2);
     CHECK(lineCount(result.err) == 1);
     CHECK_THAT(result.err, Contains(bad.message));
+  }
+}
+
+TEST_CASE("cli predict: every kernel of a file, in source order; --kernel picks one",
+          "[cli][predict]") {
+  ScratchDir dir("deeptune-cli-predict-kernels");
+  const std::string three =
+      dir.file("three.cl",
+               "__kernel void zeta(__global float* a) {\n  a[get_global_id(0)] *= 2.0f;\n}\n"
+               "float helper(float x) {\n  return x * x + 1.0f;\n}\n"
+               "__kernel void alpha(__global float* a, __global const float* b) {\n"
+               "  int i = get_global_id(0);\n  a[i] = helper(a[i]) * b[i];\n}\n"
+               "__kernel void mid(__global int* c, const int n) {\n"
+               "  for (int i = 0; i < n; ++i) {\n    c[i] += i;\n  }\n}\n");
+  const std::vector<std::string> order = {"zeta", "alpha", "mid"};
+  for (const std::string task : {"--dsize 1048576 --wgsize 64", "--task coarsening"}) {
+    INFO(task);
+    const auto all = runCli("predict '" + three + "' " + task + " --json");
+    REQUIRE(all.exitCode == 0);
+    std::vector<std::string> lines;
+    size_t start = 0;
+    for (size_t end; (end = all.out.find('\n', start)) != std::string::npos; start = end + 1) {
+      lines.push_back(all.out.substr(start, end - start));
+    }
+    REQUIRE(lines.size() == order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+      CHECK(nlohmann::json::parse(lines[i]).at("kernel") == order[i]);
+      // Each answer is the one --kernel gives for that kernel alone.
+      const auto one = runCli("predict '" + three + "' " + task + " --json --kernel " + order[i]);
+      REQUIRE(one.exitCode == 0);
+      CHECK(one.out == lines[i] + "\n");
+    }
+    const auto text = runCli("predict '" + three + "' " + task);
+    REQUIRE(text.exitCode == 0);
+    CHECK(lineCount(text.out) == 3);
+    CHECK(text.out.find("zeta:") < text.out.find("alpha:"));
+    CHECK(text.out.find("alpha:") < text.out.find("mid:"));
   }
 }
 

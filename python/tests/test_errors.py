@@ -22,11 +22,13 @@ def test_the_hierarchy():
 def test_source_errors_carry_the_cli_message(tmp_path, amd):
     two = tmp_path / "two.cl"
     two.write_text("__kernel void a() {}\n__kernel void b() {}\n")
-    expected = cli_error("predict", two, "--dsize", 1000, "--wgsize", 64)
+    expected = cli_error("predict", two, "--dsize", 1000, "--wgsize", 64, "--kernel", "c")
     with pytest.raises(deeptune.SourceError) as raised:
-        amd.predict(two.read_text(), dsize=1000, wgsize=64, file_name=str(two))
+        amd.predict(two.read_text(), dsize=1000, wgsize=64, kernel="c", file_name=str(two))
     assert str(raised.value) == expected
-    assert "name the one to use: a, b" in expected
+    assert "no kernel named 'c'" in expected
+    with pytest.raises(deeptune.SourceError, match="name the one to use: a, b"):
+        amd.predict(two.read_text(), dsize=1000, wgsize=64)  # one launch names its kernel
 
     broken = tmp_path / "broken.cl"
     broken.write_text("__kernel void k(__global int* a) { a[0] = ; }\n")

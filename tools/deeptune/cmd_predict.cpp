@@ -22,31 +22,54 @@ void printReadingNotes(const std::string& input, const std::vector<std::string>&
   }
 }
 
-/// predict --task coarsening for one file: the factor, and every factor's probability with --json.
+/// Characters the model ignored, over every kernel answered for one file.
+template <typename Prediction>
+size_t skippedCharacters(const std::vector<Prediction>& predictions) {
+  size_t skipped = 0;
+  for (const Prediction& prediction : predictions) skipped += prediction.skippedCharacters;
+  return skipped;
+}
+
+/// predict --task coarsening for one file: the factor of `kernel`, or of every kernel in source
+/// order, and every factor's probability with --json.
 void predictFactor(api::CoarseningPredictor& predictor, std::string& input,
                    const std::string& kernel, const data::SourceOptions& sourceOptions, bool json) {
   const std::string source = readInputArgument(input);
-  const api::FactorPrediction prediction = predictor.predict(source, input, kernel, sourceOptions);
-  if (json) {
-    std::cout << api::factorPredictionJson(prediction, input, predictor.modelPath()) << "\n";
-  } else {
-    std::cout << api::factorPredictionText(prediction);
-    printReadingNotes(input, prediction.undeclared, prediction.skippedCharacters);
+  const std::vector<api::FactorPrediction> predictions =
+      kernel.empty() ? predictor.predictEach(source, input, sourceOptions)
+                     : std::vector{predictor.predict(source, input, kernel, sourceOptions)};
+  for (const api::FactorPrediction& prediction : predictions) {
+    if (json) {
+      std::cout << api::factorPredictionJson(prediction, input, predictor.modelPath()) << "\n";
+    } else {
+      std::cout << api::factorPredictionText(prediction);
+    }
+  }
+  if (!json) {
+    printReadingNotes(input, predictions.front().undeclared, skippedCharacters(predictions));
   }
 }
 
-/// predict (devmap) for one file and launch: the device and its probability.
+/// predict (devmap) for one file and launch: the device and its probability, for `kernel` or
+/// for every kernel in source order.
 void predictDevice(api::Predictor& predictor, const std::string& modelPath, std::string& input,
                    const std::string& kernel, double dsize, double wgsize,
                    const data::SourceOptions& sourceOptions, bool json) {
   const std::string source = readInputArgument(input);
-  const api::Decision prediction =
-      predictor.predict(source, input, kernel, dsize, wgsize, sourceOptions);
-  if (json) {
-    std::cout << api::decisionJson(prediction, input, modelPath, predictor, dsize, wgsize) << "\n";
-  } else {
-    std::cout << api::decisionText(prediction, predictor);
-    printReadingNotes(input, prediction.undeclared, prediction.skippedCharacters);
+  const std::vector<api::Decision> predictions =
+      kernel.empty()
+          ? predictor.predictEach(source, input, dsize, wgsize, sourceOptions)
+          : std::vector{predictor.predict(source, input, kernel, dsize, wgsize, sourceOptions)};
+  for (const api::Decision& prediction : predictions) {
+    if (json) {
+      std::cout << api::decisionJson(prediction, input, modelPath, predictor, dsize, wgsize)
+                << "\n";
+    } else {
+      std::cout << api::decisionText(prediction, predictor);
+    }
+  }
+  if (!json) {
+    printReadingNotes(input, predictions.front().undeclared, skippedCharacters(predictions));
   }
 }
 
@@ -98,7 +121,7 @@ int runPredict(const Args& args) {
       "launches", po::value(&launches),
       "devmap: a CSV of launches (columns file, dsize or transfer, wgsize; optional kernel,\n"
       "build_options), decided as CSV (or JSON Lines with --json)")(
-      "kernel,k", po::value(&kernel), "kernel to predict (default: each file's only kernel)")(
+      "kernel,k", po::value(&kernel), "kernel to predict (default: every kernel of each file)")(
       "model", po::value(&modelPath), "model file (default: the bundled model of --platform)")(
       "platform", po::value(&platform),
       "bundled model: devmap: amd (default; i7-3820 + AMD Tahiti 7970) or nvidia (same CPU +\n"
@@ -117,8 +140,9 @@ int runPredict(const Args& args) {
           "                        [--model M | --platform GPU] [--json]\n\n"
           "Rewrites each kernel, tokenizes it and predicts whether it runs faster on the\n"
           "CPU or the GPU, or (--task coarsening) its thread-coarsening factor: one\n"
-          "result per file, in order. A file that fails gets its error line and the\n"
-          "others still run (exit 2 at the end, with a summary line).",
+          "result per kernel (each file's kernels in source order; --kernel picks one),\n"
+          "files in order. A file that fails gets its error line and the others still\n"
+          "run (exit 2 at the end, with a summary line).",
           options, sourceValues, vm)) {
     return kExitOk;
   }
