@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/cli_runner.hpp"
 #include "tests/scratch_dir.hpp"
@@ -100,4 +103,50 @@ TEST_CASE("cli tokenize: --help", "[cli][tokenize]") {
   CHECK(result.exitCode == 0);
   CHECK_THAT(result.out, Contains("usage: deeptune tokenize") && Contains("--vocab") &&
                              Contains("--strict") && Contains("--json"));
+}
+
+TEST_CASE("cli tokenize --rewrite: every kernel of a file, in source order, as predict reads it",
+          "[cli][tokenize]") {
+  ScratchDir dir("deeptune-cli-tokenize-kernels");
+  const std::string vocab = "'" + deeptune::test::paperDataDir() + "/vocab-128.json'";
+  const std::string file =
+      dir.file("three.cl",
+               "__kernel void zeta(__global float* a) {\n  a[get_global_id(0)] *= 2.0f;\n}\n"
+               "__kernel void alpha(__global float* a, __global const float* b) {\n"
+               "  int i = get_global_id(0);\n  a[i] = a[i] * b[i];\n}\n"
+               "__kernel void mid(__global int* c) {\n  c[get_global_id(0)] += 1;\n}\n");
+  const std::vector<std::string> order = {"zeta", "alpha", "mid"};
+  const auto json = runCli("tokenize '" + file + "' --rewrite --json --vocab " + vocab);
+  REQUIRE(json.exitCode == 0);
+  const auto plain = runCli("tokenize '" + file + "' --rewrite --vocab " + vocab);
+  REQUIRE(plain.exitCode == 0);
+  const auto predicted =
+      runCli("predict '" + file + "' --platform amd-deeptune --dsize 4096 --wgsize 64 --json");
+  REQUIRE(predicted.exitCode == 0);
+  std::vector<nlohmann::json> objects, decisions;
+  std::vector<std::string> lines;
+  for (const auto& [text, into] : {std::pair{json.out, &objects}, {predicted.out, &decisions}}) {
+    size_t start = 0;
+    for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+      into->push_back(nlohmann::json::parse(text.substr(start, end - start)));
+    }
+  }
+  size_t start = 0;
+  for (size_t end; (end = plain.out.find('\n', start)) != std::string::npos; start = end + 1) {
+    lines.push_back(plain.out.substr(start, end - start));
+  }
+  REQUIRE(objects.size() == 3);
+  REQUIRE(lines.size() == 3);
+  REQUIRE(decisions.size() == 3);
+  for (size_t i = 0; i < order.size(); ++i) {
+    INFO(order[i]);
+    CHECK(objects[i].at("kernel") == order[i]);
+    CHECK(lines[i].rfind(order[i] + ": ", 0) == 0);  // several kernels: each line named
+    // The ids of one kernel are --kernel's, and as many as the model reads.
+    const auto one =
+        runCli("tokenize '" + file + "' --rewrite --kernel " + order[i] + " --vocab " + vocab);
+    REQUIRE(one.exitCode == 0);
+    CHECK(lines[i] == order[i] + ": " + one.out.substr(0, one.out.size() - 1));
+    CHECK(objects[i].at("ids").size() == decisions[i].at("tokens").get<size_t>());
+  }
 }

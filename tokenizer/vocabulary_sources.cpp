@@ -29,9 +29,13 @@ Vocabulary vocabularyFromCsv(const std::string& csv, const std::string& column) 
   return Vocabulary::deriveFromTexts(texts, csv);
 }
 
-std::string encodingText(const Encoding& encoding, bool json) {
-  if (json) return nlohmann::json{{"ids", encoding.ids}, {"skipped", encoding.skipped}}.dump();
-  std::string line;
+std::string encodingText(const Encoding& encoding, bool json, const std::string& kernel) {
+  if (json) {
+    nlohmann::json object{{"ids", encoding.ids}, {"skipped", encoding.skipped}};
+    if (!kernel.empty()) object["kernel"] = kernel;
+    return object.dump();
+  }
+  std::string line = kernel.empty() ? "" : kernel + ": ";
   line.reserve(encoding.ids.size() * 3);
   for (std::size_t i = 0; i < encoding.ids.size(); ++i) {
     if (i > 0) line += ' ';

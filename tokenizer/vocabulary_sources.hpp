@@ -19,7 +19,7 @@ Vocabulary vocabularyFromFiles(const std::vector<std::string>& files);
 Vocabulary vocabularyFromCsv(const std::string& csv, const std::string& column);
 
 /// The ids separated by single spaces (no newline), or with `json` the object
-/// {"ids":[...],"skipped":N}.
-std::string encodingText(const Encoding& encoding, bool json);
+/// {"ids":[...],"skipped":N}; with a `kernel` name, "KERNEL: ids" or the object with "kernel".
+std::string encodingText(const Encoding& encoding, bool json, const std::string& kernel = "");
 
 }  // namespace deeptune::tokenizer

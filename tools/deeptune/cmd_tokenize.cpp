@@ -2,10 +2,13 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tokenizer/vocabulary_sources.hpp"
 #ifdef DEEPTUNE_WITH_REWRITER
 #include "rewriter/normalizer.hpp"
+#include "rewriter/rewrite_error.hpp"
 #endif
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/each_input.hpp"
@@ -22,8 +25,10 @@ int runTokenize(const Args& args) {
       "file (a file that fails gets its error line; the others still run). Characters not in\n"
       "the vocabulary are skipped and their count reported on stderr, unless --strict makes them\n"
       "an error. Input that is not text (NUL bytes, invalid UTF-8) is always an error (exit 2).\n"
-      "With --rewrite, FILE is raw OpenCL: it is normalized first (one kernel with --kernel, with\n"
-      "the host's -D/-I), and the ids are those the model reads.";
+      "With --rewrite, FILE is raw OpenCL: each of its kernels is cut out and normalized as the\n"
+      "models read it (with the host's -D/-I; --kernel NAME: that one only) and encoded, one\n"
+      "line per kernel in source order: the ids alone for a file of one kernel, \"NAME: ids\"\n"
+      "for a file of several (--json: {\"kernel\":NAME,\"ids\":[...],\"skipped\":N}).";
   po::options_description options("options");
   std::vector<std::string> files;
   std::string vocabPath;
@@ -52,25 +57,44 @@ int runTokenize(const Args& args) {
   const data::SourceOptions sourceOptions = sourceValues.validated();
   const tokenizer::Vocabulary vocabulary = tokenizer::Vocabulary::load(vocabPath);
   if (files.empty()) throw UsageError("tokenize: no input file given");
+  const auto policy =
+      vm.count("strict") ? tokenizer::UnknownPolicy::kStrict : tokenizer::UnknownPolicy::kSkip;
+  const bool json = vm.count("json") != 0;
   return forEachInput("tokenize", files, [&](std::string& file) {
+    // The texts to encode: the file as it is, or (--rewrite) its kernels as the models read them.
+    std::vector<std::pair<std::string, std::string>> texts;  // kernel name ("" unnamed), text
     std::string text = readInputArgument(file);
 #ifdef DEEPTUNE_WITH_REWRITER
     if (rewrite) {
       const rewriter::Normalizer normalizer;
       rewriter::RewriteNotes notes;
-      text = kernel.empty()
-                 ? normalizer.normalize(text, file, sourceOptions, &notes)
-                 : normalizer.extractKernel(text, file, kernel, nullptr, sourceOptions, &notes);
+      if (kernel.empty()) {
+        for (auto& extracted : normalizer.extractKernels(text, file, sourceOptions, &notes)) {
+          texts.emplace_back(std::move(extracted.name.original), std::move(extracted.text));
+        }
+        if (texts.empty()) throw rewriter::RewriteError(file, 1, 1, "no kernel in the file");
+      } else {
+        rewriter::KernelName chosen;
+        texts.emplace_back(
+            "", normalizer.extractKernel(text, file, kernel, &chosen, sourceOptions, &notes));
+        texts.back().first = chosen.original;
+      }
       printUndeclaredNote(file, notes.undeclared);
     }
 #endif
-    const auto policy =
-        vm.count("strict") ? tokenizer::UnknownPolicy::kStrict : tokenizer::UnknownPolicy::kSkip;
-    const tokenizer::Encoding encoding = vocabulary.encode(text, policy, file);
-
-    std::cout << tokenizer::encodingText(encoding, vm.count("json") != 0) << "\n";
-    if (encoding.skipped > 0) {
-      std::cerr << "deeptune: tokenize: " << file << ": skipped " << encoding.skipped
+    if (texts.empty()) texts.emplace_back("", std::move(text));
+    // JSON names every kernel; a plain line only where the file has several.
+    const bool named = json || texts.size() > 1;
+    size_t skipped = 0;
+    std::vector<std::string> lines;
+    for (const auto& [name, kernelText] : texts) {
+      const tokenizer::Encoding encoding = vocabulary.encode(kernelText, policy, file);
+      lines.push_back(tokenizer::encodingText(encoding, json, named ? name : ""));
+      skipped += encoding.skipped;
+    }
+    for (const std::string& line : lines) std::cout << line << "\n";
+    if (skipped > 0) {
+      std::cerr << "deeptune: tokenize: " << file << ": skipped " << skipped
                 << " character(s) not in the vocabulary (--strict reports the first)\n";
     }
   });
