@@ -95,6 +95,21 @@ class DevicePredictor {
     return decide(predictor_, text, dsize, wgsize, kernel, options, fileName);
   }
 
+  std::vector<DeviceDecision> predictEach(py::handle source, double dsize, double wgsize,
+                                          const std::vector<std::string>& defines,
+                                          const std::vector<std::string>& includeDirs,
+                                          const std::string& fileName) {
+    const std::string text = sourceBytes(source, "source");
+    const data::SourceOptions options = sourceOptions(defines, includeDirs);
+    py::gil_scoped_release release;
+    std::lock_guard<ForkGuardedMutex> lock(mutex_);
+    std::vector<DeviceDecision> result;
+    for (api::Decision& decision : predictor_.predictEach(text, fileName, dsize, wgsize, options)) {
+      result.push_back(described(std::move(decision), fileName, dsize, wgsize));
+    }
+    return result;
+  }
+
   py::dict predictBatch(py::sequence sources, py::array_t<double, py::array::forcecast> dsizes,
                         py::array_t<double, py::array::forcecast> wgsizes, py::object kernels,
                         const std::vector<std::string>& defines,
@@ -173,8 +188,15 @@ class DevicePredictor {
   DeviceDecision decide(api::Predictor& predictor, const std::string& text, double dsize,
                         double wgsize, const std::string& kernel,
                         const data::SourceOptions& options, const std::string& fileName) {
+    return described(predictor.predict(text, fileName, kernel, dsize, wgsize, options), fileName,
+                     dsize, wgsize);
+  }
+
+  /// `decision` with what `predict --json` prints beside it.
+  DeviceDecision described(api::Decision decision, const std::string& fileName, double dsize,
+                           double wgsize) const {
     DeviceDecision result;
-    result.decision = predictor.predict(text, fileName, kernel, dsize, wgsize, options);
+    result.decision = std::move(decision);
     result.file = fileName;
     result.model = path_;
     result.networks = predictor_.networks();
@@ -213,6 +235,21 @@ class FactorPredictor {
     py::gil_scoped_release release;
     std::lock_guard<ForkGuardedMutex> lock(mutex_);
     return {predictor_.predict(text, fileName, kernel, options), fileName, path_};
+  }
+
+  std::vector<FactorDecision> predictEach(py::handle source,
+                                          const std::vector<std::string>& defines,
+                                          const std::vector<std::string>& includeDirs,
+                                          const std::string& fileName) {
+    const std::string text = sourceBytes(source, "source");
+    const data::SourceOptions options = sourceOptions(defines, includeDirs);
+    py::gil_scoped_release release;
+    std::lock_guard<ForkGuardedMutex> lock(mutex_);
+    std::vector<FactorDecision> result;
+    for (api::FactorPrediction& one : predictor_.predictEach(text, fileName, options)) {
+      result.push_back({std::move(one), fileName, path_});
+    }
+    return result;
   }
 
   py::dict predictBatch(py::sequence sources, py::object kernels, const std::string& fileName) {
@@ -282,6 +319,11 @@ void bindPredictors(py::module_& module) {
            "`defines` ('N' or 'N=8') and `include_dirs` are the host's -D and -I. Raises "
            "deeptune.SourceError for source the rewriter cannot read, deeptune.ModelError for "
            "sizes out of range.")
+      .def("predict_each", &DevicePredictor::predictEach, "source"_a, py::kw_only(), "dsize"_a,
+           "wgsize"_a, "defines"_a = none, "include_dirs"_a = none, "file_name"_a = "<source>",
+           "predict_each(source, *, dsize, wgsize, ...) -> list[Decision]\n\n"
+           "predict() for every kernel the source defines, in source order (as `deeptune "
+           "predict` answers for a file), from one normalization of the file.")
       .def("predict_batch", &DevicePredictor::predictBatch, "sources"_a, "dsizes"_a, "wgsizes"_a,
            py::kw_only(), "kernels"_a = py::none(), "defines"_a = none, "include_dirs"_a = none,
            "file_name"_a = "<source>",
@@ -354,6 +396,9 @@ void bindPredictors(py::module_& module) {
            "defines"_a = none, "include_dirs"_a = none, "file_name"_a = "<source>",
            "predict(source, *, kernel='', defines=(), include_dirs=(), file_name='<source>') "
            "-> FactorDecision")
+      .def("predict_each", &FactorPredictor::predictEach, "source"_a, py::kw_only(),
+           "defines"_a = none, "include_dirs"_a = none, "file_name"_a = "<source>",
+           "predict_each(source, *, ...) -> list[FactorDecision]: every kernel, in source order")
       .def("predict_batch", &FactorPredictor::predictBatch, "sources"_a, py::kw_only(),
            "kernels"_a = py::none(), "file_name"_a = "<source>",
            "predict_batch(sources, *, kernels=None) -> dict of arrays 'factor', "

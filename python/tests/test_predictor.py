@@ -120,3 +120,18 @@ def test_model_by_path_and_its_properties(amd):
     by_path = deeptune.Predictor(amd.model)
     assert by_path.model == amd.model and json.dumps(by_path.model_devices) == "[]"
     assert "Predictor" in repr(by_path)
+
+
+def test_every_kernel_of_a_file_as_the_cli(tmp_path):
+    three = tmp_path / "three.cl"
+    three.write_text("__kernel void zeta(__global float* a) { a[get_global_id(0)] *= 2.0f; }\n"
+                     "__kernel void alpha(__global float* a, __global const float* b) {\n"
+                     "  int i = get_global_id(0);\n  a[i] = a[i] * b[i];\n}\n")
+    predictor = deeptune.Predictor("nvidia")
+    each = predictor.predict_each(three.read_text(), dsize=65536, wgsize=128, file_name=str(three))
+    cli = cli_json_lines("predict", three, "--dsize", 65536, "--wgsize", 128, "--platform",
+                         "nvidia", "--json")
+    assert [d.to_dict() for d in each] == cli and [d.kernel for d in each] == ["zeta", "alpha"]
+    factors = deeptune.CoarseningPredictor().predict_each(three.read_text(), file_name=str(three))
+    assert [f.to_dict() for f in factors] == cli_json_lines("predict", "--task", "coarsening",
+                                                            three, "--json")
