@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <cerrno>
 #include <csignal>
@@ -28,9 +29,12 @@ namespace {
 
 constexpr int kOutOfMemoryExit = 3;
 /// A request blocked somewhere (a read that never returns) still ends: when the wall alarm finds
-/// that the worker used less than this much CPU time since it was last armed. A worker that is
-/// only slow (a machine loaded many times over) goes on, bounded by its CPU timer.
+/// that the worker used less CPU time since it was last armed than this, or than 5% of the alarm's
+/// period if that is less (a short period, as in tests: a worker that computes gets at least that
+/// share of a CPU even on a machine loaded many times over). A worker that is only slow goes on,
+/// bounded by its CPU timer.
 constexpr long long kProgressNanoseconds = 500'000'000;
+constexpr long long kProgressShareOfPeriod = 20;  ///< 1/20 = 5%
 constexpr int kWorkerSocket = 3;
 /// A worker whose address space grew by more than this over requests makes way for a new one, so
 /// that every request has about kWorkAddressSpaceBytes to itself.
@@ -121,7 +125,8 @@ void armWallAlarm() {
 /// SIGALRM in the worker: armed again when the worker made progress since the last alarm, else the
 /// signal's default action ends it (the caller reads the wall bound from its status).
 void onWallAlarm(int) {
-  if (cpuNanoseconds() - cpuAtAlarm >= kProgressNanoseconds) {
+  const long long periodShare = alarmSeconds * 1'000'000'000LL / kProgressShareOfPeriod;
+  if (cpuNanoseconds() - cpuAtAlarm >= std::min(kProgressNanoseconds, periodShare)) {
     armWallAlarm();
     return;
   }
