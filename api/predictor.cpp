@@ -14,7 +14,6 @@
 #include "model/inference_model.hpp"
 #include "model/model_error.hpp"
 #include "rewriter/normalizer.hpp"
-#include "rewriter/rewrite_error.hpp"
 #include "tokenizer/kernel_inputs.hpp"
 #include "tokenizer/vocabulary.hpp"
 
@@ -85,8 +84,7 @@ struct LoadedModel {
     if (listed == kernelLists.end()) {
       rewriter::RewriteNotes notes;
       const std::vector<rewriter::ExtractedKernel> kernels =
-          normalizer.extractKernels(source, fileName, options, &notes);
-      if (kernels.empty()) throw rewriter::RewriteError(fileName, 1, 1, "no kernel in the file");
+          normalizer.extractEveryKernel(source, fileName, options, &notes);
       std::vector<size_t> keys;
       for (const rewriter::ExtractedKernel& kernel : kernels) {
         const size_t key = cacheKey(source, kernel.name.original, fileName, options);
@@ -171,12 +169,18 @@ void checkLaunchSizes(double dsizeBytes, double wgsize) {
 
 namespace {
 
-/// The decision of `network` for `encoded` launched with these sizes.
-Decision decide(const model::InferenceModel& network, const EncodedKernel& encoded,
-                double dsizeBytes, double wgsize) {
+/// What the network reads of an encoded kernel (the launch sizes are the caller's).
+model::Example exampleOf(const EncodedKernel& encoded) {
   model::Example example;
   example.tokens = encoded.tokens;
   example.staticCounts = encoded.staticCounts;
+  return example;
+}
+
+/// The decision of `network` for `encoded` launched with these sizes.
+Decision decide(const model::InferenceModel& network, const EncodedKernel& encoded,
+                double dsizeBytes, double wgsize) {
+  model::Example example = exampleOf(encoded);
   example.aux = {static_cast<float>(dsizeBytes), static_cast<float>(wgsize)};
   const std::vector<float> probabilities = network.predict(example);
   const model::ModelInfo& info = network.info();
@@ -247,10 +251,7 @@ namespace {
 
 /// The coarsening factor `network` chooses for `encoded`.
 FactorPrediction chooseFactor(const model::InferenceModel& network, const EncodedKernel& encoded) {
-  model::Example example;
-  example.tokens = encoded.tokens;
-  example.staticCounts = encoded.staticCounts;
-  const std::vector<float> probabilities = network.predict(example);
+  const std::vector<float> probabilities = network.predict(exampleOf(encoded));
   const std::vector<std::string>& labels = network.info().labels;
   FactorPrediction prediction;
   prediction.kernel = encoded.kernel;

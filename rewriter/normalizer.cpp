@@ -438,6 +438,15 @@ std::vector<ExtractedKernel> Normalizer::extractKernels(std::string_view source,
   });
 }
 
+std::vector<ExtractedKernel> Normalizer::extractEveryKernel(std::string_view source,
+                                                            const std::string& fileName,
+                                                            const data::SourceOptions& options,
+                                                            RewriteNotes* notes) const {
+  std::vector<ExtractedKernel> kernels = extractKernels(source, fileName, options, notes);
+  if (kernels.empty()) throw RewriteError(fileName, 1, 1, "no kernel in the file");
+  return kernels;
+}
+
 std::string CoarsenedKernel::hostRule() const {
   const std::string cf = std::to_string(factor);
   return "global size of dimension 0 divided by " + cf + "; local size of dimension 0 " +

@@ -100,6 +100,12 @@ class Normalizer {
   std::vector<ExtractedKernel> extractKernels(std::string_view source, const std::string& fileName,
                                               const data::SourceOptions& options = {},
                                               RewriteNotes* notes = nullptr) const;
+  /// extractKernels() for a caller that answers per kernel: a file without a kernel is a
+  /// RewriteError "FILE:1:1: no kernel in the file".
+  std::vector<ExtractedKernel> extractEveryKernel(std::string_view source,
+                                                  const std::string& fileName,
+                                                  const data::SourceOptions& options = {},
+                                                  RewriteNotes* notes = nullptr) const;
 
   /// The kernels the file defines, in order.
   std::vector<KernelName> kernels(std::string_view source, const std::string& fileName,

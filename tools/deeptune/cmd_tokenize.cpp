@@ -1,6 +1,7 @@
 // deeptune tokenize: encodes files into the ids of a vocabulary file, one line each.
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -8,7 +9,6 @@
 #include "tokenizer/vocabulary_sources.hpp"
 #ifdef DEEPTUNE_WITH_REWRITER
 #include "rewriter/normalizer.hpp"
-#include "rewriter/rewrite_error.hpp"
 #endif
 #include "tools/deeptune/commands.hpp"
 #include "tools/deeptune/each_input.hpp"
@@ -60,23 +60,25 @@ int runTokenize(const Args& args) {
   const auto policy =
       vm.count("strict") ? tokenizer::UnknownPolicy::kStrict : tokenizer::UnknownPolicy::kSkip;
   const bool json = vm.count("json") != 0;
+#ifdef DEEPTUNE_WITH_REWRITER
+  std::optional<rewriter::Normalizer> normalizer;  // one for every file: its worker is reused
+  if (rewrite) normalizer.emplace();
+#endif
   return forEachInput("tokenize", files, [&](std::string& file) {
     // The texts to encode: the file as it is, or (--rewrite) its kernels as the models read them.
     std::vector<std::pair<std::string, std::string>> texts;  // kernel name ("" unnamed), text
     std::string text = readInputArgument(file);
 #ifdef DEEPTUNE_WITH_REWRITER
-    if (rewrite) {
-      const rewriter::Normalizer normalizer;
+    if (normalizer) {
       rewriter::RewriteNotes notes;
       if (kernel.empty()) {
-        for (auto& extracted : normalizer.extractKernels(text, file, sourceOptions, &notes)) {
+        for (auto& extracted : normalizer->extractEveryKernel(text, file, sourceOptions, &notes)) {
           texts.emplace_back(std::move(extracted.name.original), std::move(extracted.text));
         }
-        if (texts.empty()) throw rewriter::RewriteError(file, 1, 1, "no kernel in the file");
       } else {
         rewriter::KernelName chosen;
         texts.emplace_back(
-            "", normalizer.extractKernel(text, file, kernel, &chosen, sourceOptions, &notes));
+            "", normalizer->extractKernel(text, file, kernel, &chosen, sourceOptions, &notes));
         texts.back().first = chosen.original;
       }
       printUndeclaredNote(file, notes.undeclared);
