@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <unordered_map>
@@ -12,35 +13,51 @@
 namespace deeptune::python {
 
 namespace {
+
 constexpr size_t kKernelsPerSlot =
     16;  ///< fewer distinct kernels per extra predictor: not worth it
-}
 
-size_t batchSlots(size_t distinct, size_t most) {
-  cpu_set_t cpus;
-  size_t usable = 1;
-  if (sched_getaffinity(0, sizeof cpus, &cpus) == 0) usable = static_cast<size_t>(CPU_COUNT(&cpus));
-  return std::max<size_t>(1, std::min({usable, most, distinct / kKernelsPerSlot}));
-}
-
-std::vector<size_t> slotsByKernel(const std::vector<std::string>& texts,
-                                  const std::vector<std::string>& kernels, size_t slots,
-                                  size_t* distinct) {
-  std::unordered_map<std::string, size_t> slotOfKernel;
-  std::vector<size_t> result(texts.size());
-  for (size_t i = 0; i < texts.size(); ++i) {
-    std::string key = kernels[i];
-    key += '\0';
-    key += texts[i];
-    auto found = slotOfKernel.emplace(std::move(key), slotOfKernel.size() % slots).first;
-    result[i] = found->second;
+/// A launch's kernel: its source and kernel name, viewed (the batch's strings outlive the map).
+struct KernelKey {
+  std::string_view text, kernel;
+  bool operator==(const KernelKey& other) const {
+    return text == other.text && kernel == other.kernel;
   }
-  if (distinct != nullptr) *distinct = slotOfKernel.size();
-  return result;
+};
+struct KernelKeyHash {
+  size_t operator()(const KernelKey& key) const {
+    const std::hash<std::string_view> hash;
+    return hash(key.text) * 31 + hash(key.kernel);
+  }
+};
+
+size_t usableCpus() {
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) return 1;
+  return static_cast<size_t>(CPU_COUNT(&cpus));
 }
 
-void runSpread(const std::vector<size_t>& slotOfLaunch, size_t slots,
-               const std::function<void(size_t, size_t)>& run) {
+}  // namespace
+
+BatchSpread spreadByKernel(const std::vector<std::string>& texts,
+                           const std::vector<std::string>& kernels, size_t most) {
+  std::unordered_map<KernelKey, size_t, KernelKeyHash> indexOfKernel;
+  std::vector<size_t> kernelOfLaunch(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    kernelOfLaunch[i] =
+        indexOfKernel.emplace(KernelKey{texts[i], kernels[i]}, indexOfKernel.size()).first->second;
+  }
+  BatchSpread spread;
+  spread.slots =
+      std::max<size_t>(1, std::min({usableCpus(), most, indexOfKernel.size() / kKernelsPerSlot}));
+  spread.slotOfLaunch = std::move(kernelOfLaunch);
+  for (size_t& slot : spread.slotOfLaunch) slot %= spread.slots;
+  return spread;
+}
+
+void runSpread(const BatchSpread& spread, const std::function<void(size_t, size_t)>& run) {
+  const std::vector<size_t>& slotOfLaunch = spread.slotOfLaunch;
+  const size_t slots = spread.slots;
   struct Failure {
     size_t launch = SIZE_MAX;
     std::exception_ptr error;

@@ -4,9 +4,6 @@
 #include <pybind11/pybind11.h>
 
 #include <string>
-#include <vector>
-
-#include "deeptune/data/source_options.hpp"
 
 namespace deeptune::python {
 
@@ -25,9 +22,6 @@ void bindAdvisor(py::module_& module);
 /// them). Raises deeptune.SourceError for a str that is not encodable (a lone surrogate) and
 /// TypeError for anything else. `what` names the argument in the message.
 std::string sourceBytes(py::handle source, const char* what);
-/// The host's -D and -I as the C++ API takes them, validated (deeptune.DataError).
-data::SourceOptions sourceOptions(const std::vector<std::string>& defines,
-                                  const std::vector<std::string>& includeDirs);
 /// Raises deeptune.SourceError with `message` (the exception is set; throws py::error_already_set).
 [[noreturn]] void raiseSourceError(const std::string& message);
 

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "api/predictor.hpp"
+#include "data/source_options.hpp"
 #include "model/model_error.hpp"
 #include "python/bindings/batch_spread.hpp"
 #include "python/bindings/decision_types.hpp"
@@ -20,7 +21,7 @@ namespace {
 using namespace pybind11::literals;
 
 /// A model named by a path (str or os.PathLike) or a bundled name, resolved by `findBundled`.
-std::string modelFile(py::handle model, const std::string& (*kinds)(),
+std::string modelFile(py::handle model, const char* kinds,
                       std::string (*findBundled)(const std::string&)) {
   const std::string name = py::str(py::module_::import("os").attr("fspath")(model));
   std::error_code ec;
@@ -31,9 +32,21 @@ std::string modelFile(py::handle model, const std::string& (*kinds)(),
   try {
     return findBundled(name);
   } catch (const model::ModelError&) {
-    throw model::ModelError("model '" + name + "': not a file, nor a bundled model (" + kinds() +
+    throw model::ModelError("model '" + name + "': not a file, nor a bundled model (" + kinds +
                             ")");
   }
+}
+
+/// `work(text, options)` on one source: the source and the host options converted and checked
+/// with the GIL, then the work done without it, holding the predictor's `lock` (calls take turns).
+template <typename Work>
+auto onSource(ForkGuardedMutex& lock, py::handle source, const std::vector<std::string>& defines,
+              const std::vector<std::string>& includeDirs, Work work) {
+  const std::string text = sourceBytes(source, "source");
+  const data::SourceOptions options = data::makeSourceOptions(defines, includeDirs);
+  py::gil_scoped_release release;
+  std::lock_guard<ForkGuardedMutex> held(lock);
+  return work(text, options);
 }
 
 /// A batch's sources (str or bytes) and kernel names (None: each source's only kernel), checked
@@ -54,14 +67,8 @@ void batchInputs(const py::sequence& sources, const py::object& kernels,
 /// A batch is spread over at most this many predictors (each a model and a rewriter worker).
 constexpr size_t kMaxBatchPredictors = 4;
 
-const std::string& devmapKinds() {
-  static const std::string kinds = "amd, nvidia, amd-deeptune, nvidia-deeptune";
-  return kinds;
-}
-const std::string& coarseningKinds() {
-  static const std::string kinds = "cypress, tahiti, fermi, kepler, or GPU-deeptune";
-  return kinds;
-}
+constexpr const char* kDevmapModels = "amd, nvidia, amd-deeptune, nvidia-deeptune";
+constexpr const char* kCoarseningModels = "cypress, tahiti, fermi, kepler, or GPU-deeptune";
 
 /// `work()` for launch `index` of a batch; an error it raises names the launch at its end.
 template <typename Work>
@@ -83,31 +90,27 @@ auto namingLaunch(size_t index, Work work) -> decltype(work()) {
 class DevicePredictor {
  public:
   explicit DevicePredictor(py::handle model)
-      : path_(modelFile(model, devmapKinds, api::findBundledModel)), predictor_(load(path_)) {}
+      : path_(modelFile(model, kDevmapModels, api::findBundledModel)), predictor_(load(path_)) {}
 
   DeviceDecision predict(py::handle source, double dsize, double wgsize, const std::string& kernel,
                          const std::vector<std::string>& defines,
                          const std::vector<std::string>& includeDirs, const std::string& fileName) {
-    const std::string text = sourceBytes(source, "source");
-    const data::SourceOptions options = sourceOptions(defines, includeDirs);
-    py::gil_scoped_release release;
-    std::lock_guard<ForkGuardedMutex> lock(mutex_);
-    return decide(predictor_, text, dsize, wgsize, kernel, options, fileName);
+    return onSource(mutex_, source, defines, includeDirs, [&](auto& text, auto& options) {
+      return decide(predictor_, text, dsize, wgsize, kernel, options, fileName);
+    });
   }
 
   std::vector<DeviceDecision> predictEach(py::handle source, double dsize, double wgsize,
                                           const std::vector<std::string>& defines,
                                           const std::vector<std::string>& includeDirs,
                                           const std::string& fileName) {
-    const std::string text = sourceBytes(source, "source");
-    const data::SourceOptions options = sourceOptions(defines, includeDirs);
-    py::gil_scoped_release release;
-    std::lock_guard<ForkGuardedMutex> lock(mutex_);
-    std::vector<DeviceDecision> result;
-    for (api::Decision& decision : predictor_.predictEach(text, fileName, dsize, wgsize, options)) {
-      result.push_back(described(std::move(decision), fileName, dsize, wgsize));
-    }
-    return result;
+    return onSource(mutex_, source, defines, includeDirs, [&](auto& text, auto& options) {
+      std::vector<DeviceDecision> result;
+      for (api::Decision& one : predictor_.predictEach(text, fileName, dsize, wgsize, options)) {
+        result.push_back(described(std::move(one), fileName, dsize, wgsize));
+      }
+      return result;
+    });
   }
 
   py::dict predictBatch(py::sequence sources, py::array_t<double, py::array::forcecast> dsizes,
@@ -124,7 +127,7 @@ class DevicePredictor {
     }
     std::vector<std::string> texts, kernelNames;
     batchInputs(sources, kernels, texts, kernelNames);
-    const data::SourceOptions options = sourceOptions(defines, includeDirs);
+    const data::SourceOptions options = data::makeSourceOptions(defines, includeDirs);
     py::array_t<bool> gpu(count);
     py::array_t<double> probability(count);
     std::vector<std::string> names(count), methods(count), deviceNames(count);
@@ -135,11 +138,9 @@ class DevicePredictor {
       auto p = probability.mutable_unchecked<1>();
       py::gil_scoped_release release;
       std::lock_guard<ForkGuardedMutex> lock(mutex_);
-      size_t distinct = 0;
-      slotsByKernel(texts, kernelNames, 1, &distinct);
-      const size_t slots = batchSlots(distinct, kMaxBatchPredictors);
-      if (helpers_.size() < slots - 1) helpers_.resize(slots - 1);
-      runSpread(slotsByKernel(texts, kernelNames, slots), slots, [&](size_t slot, size_t i) {
+      const BatchSpread spread = spreadByKernel(texts, kernelNames, kMaxBatchPredictors);
+      if (helpers_.size() < spread.slots - 1) helpers_.resize(spread.slots - 1);
+      runSpread(spread, [&](size_t slot, size_t i) {
         const auto index = static_cast<py::ssize_t>(i);
         DeviceDecision one = namingLaunch(i, [&] {
           return decide(predictorOf(slot), texts[i], d(index), w(index), kernelNames[i], options,
@@ -224,32 +225,28 @@ struct FactorDecision {
 class FactorPredictor {
  public:
   explicit FactorPredictor(py::handle model)
-      : path_(modelFile(model, coarseningKinds, api::findBundledCoarseningModel)),
+      : path_(modelFile(model, kCoarseningModels, api::findBundledCoarseningModel)),
         predictor_(load(path_)) {}
 
   FactorDecision predict(py::handle source, const std::string& kernel,
                          const std::vector<std::string>& defines,
                          const std::vector<std::string>& includeDirs, const std::string& fileName) {
-    const std::string text = sourceBytes(source, "source");
-    const data::SourceOptions options = sourceOptions(defines, includeDirs);
-    py::gil_scoped_release release;
-    std::lock_guard<ForkGuardedMutex> lock(mutex_);
-    return {predictor_.predict(text, fileName, kernel, options), fileName, path_};
+    return onSource(mutex_, source, defines, includeDirs, [&](auto& text, auto& options) {
+      return FactorDecision{predictor_.predict(text, fileName, kernel, options), fileName, path_};
+    });
   }
 
   std::vector<FactorDecision> predictEach(py::handle source,
                                           const std::vector<std::string>& defines,
                                           const std::vector<std::string>& includeDirs,
                                           const std::string& fileName) {
-    const std::string text = sourceBytes(source, "source");
-    const data::SourceOptions options = sourceOptions(defines, includeDirs);
-    py::gil_scoped_release release;
-    std::lock_guard<ForkGuardedMutex> lock(mutex_);
-    std::vector<FactorDecision> result;
-    for (api::FactorPrediction& one : predictor_.predictEach(text, fileName, options)) {
-      result.push_back({std::move(one), fileName, path_});
-    }
-    return result;
+    return onSource(mutex_, source, defines, includeDirs, [&](auto& text, auto& options) {
+      std::vector<FactorDecision> result;
+      for (api::FactorPrediction& one : predictor_.predictEach(text, fileName, options)) {
+        result.push_back({std::move(one), fileName, path_});
+      }
+      return result;
+    });
   }
 
   py::dict predictBatch(py::sequence sources, py::object kernels, const std::string& fileName) {

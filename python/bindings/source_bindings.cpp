@@ -3,6 +3,7 @@
 
 #include "api/source_rewriter.hpp"
 #include "data/datasets.hpp"
+#include "data/source_options.hpp"
 #include "python/bindings/bindings.hpp"
 #include "tokenizer/vocabulary.hpp"
 
@@ -18,7 +19,7 @@ api::SourceRewriter& threadRewriter() {
 py::str rewrite(py::handle source, py::object kernel, const std::vector<std::string>& defines,
                 const std::vector<std::string>& includeDirs, const std::string& fileName) {
   const std::string text = sourceBytes(source, "source");
-  const data::SourceOptions options = sourceOptions(defines, includeDirs);
+  const data::SourceOptions options = data::makeSourceOptions(defines, includeDirs);
   const bool wholeFile = kernel.is_none();
   const std::string kernelName = wholeFile ? "" : kernel.cast<std::string>();
   api::Rewritten rewritten;
@@ -34,7 +35,7 @@ std::vector<std::string> kernels(py::handle source, const std::vector<std::strin
                                  const std::vector<std::string>& includeDirs,
                                  const std::string& fileName) {
   const std::string text = sourceBytes(source, "source");
-  const data::SourceOptions options = sourceOptions(defines, includeDirs);
+  const data::SourceOptions options = data::makeSourceOptions(defines, includeDirs);
   py::gil_scoped_release release;
   return threadRewriter().kernelNames(text, fileName, options);
 }
@@ -43,7 +44,7 @@ api::Coarsened coarsen(py::handle source, int factor, const std::string& kernel,
                        const std::vector<std::string>& defines,
                        const std::vector<std::string>& includeDirs, const std::string& fileName) {
   const std::string text = sourceBytes(source, "source");
-  const data::SourceOptions options = sourceOptions(defines, includeDirs);
+  const data::SourceOptions options = data::makeSourceOptions(defines, includeDirs);
   py::gil_scoped_release release;
   return threadRewriter().coarsen(text, fileName, kernel, factor, stride, options);
 }

@@ -1,4 +1,4 @@
-// What the bindings take from Python as kernel text and host options, checked before use.
+// What the bindings take from Python as kernel text, checked before use.
 #include "python/bindings/bindings.hpp"
 
 namespace deeptune::python {
@@ -22,12 +22,6 @@ std::string sourceBytes(py::handle source, const char* what) {
   }
   throw py::type_error(std::string(what) + ": expected str or bytes, got " +
                        std::string(py::str(py::type::handle_of(source).attr("__name__"))));
-}
-
-data::SourceOptions sourceOptions(const std::vector<std::string>& defines,
-                                  const std::vector<std::string>& includeDirs) {
-  if (defines.empty() && includeDirs.empty()) return {};
-  return data::makeSourceOptions(defines, includeDirs);
 }
 
 }  // namespace deeptune::python

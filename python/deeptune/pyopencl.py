@@ -110,18 +110,27 @@ def coarsen_for_launch(source, global_size, local_size=None, *, kernel="", gpu="
     decision = predictor.predict(source, kernel=kernel, defines=defines)
     global_size, local_size = _sizes(global_size), _sizes(local_size)
     factor = decision.factor
-    while factor > 1:
-        coarsened = _deeptune.coarsen(source, factor, kernel=kernel, defines=defines)
-        divides_local = not coarsened.local_size_divided or local_size is None or \
-            local_size[0] % factor == 0
-        divides_global = global_size[0] % factor == 0 and (
-            local_size is None or (global_size[0] // factor) % (
-                local_size[0] // factor if coarsened.local_size_divided else local_size[0]) == 0)
-        if divides_local and divides_global:
-            new_local = local_size
-            if coarsened.local_size_divided and local_size is not None:
-                new_local = (local_size[0] // factor,) + local_size[1:]
-            return Coarsening(coarsened.source, coarsened.kernel, factor,
-                              (global_size[0] // factor,) + global_size[1:], new_local, decision)
+    if factor == 1:
+        return Coarsening(source, decision.kernel, 1, global_size, local_size, decision)
+    # Whether the local size is divided too depends on the kernel, not on the factor.
+    coarsened = _deeptune.coarsen(source, factor, kernel=kernel, defines=defines)
+    divided = coarsened.local_size_divided and local_size is not None
+
+    def launch_sizes(f):
+        """The sizes to launch the kernel coarsened by `f` with, or None if they do not allow f."""
+        if global_size[0] % f or (divided and local_size[0] % f):
+            return None
+        new_global = (global_size[0] // f,) + global_size[1:]
+        new_local = ((local_size[0] // f,) + local_size[1:]) if divided else local_size
+        if new_local is not None and new_global[0] % new_local[0]:
+            return None
+        return new_global, new_local
+
+    while factor > 1 and launch_sizes(factor) is None:
         factor //= 2
-    return Coarsening(source, decision.kernel, 1, global_size, local_size, decision)
+    if factor == 1:
+        return Coarsening(source, decision.kernel, 1, global_size, local_size, decision)
+    if factor != coarsened.factor:
+        coarsened = _deeptune.coarsen(source, factor, kernel=kernel, defines=defines)
+    new_global, new_local = launch_sizes(factor)
+    return Coarsening(coarsened.source, coarsened.kernel, factor, new_global, new_local, decision)
