@@ -104,30 +104,29 @@ def test_os_fork_after_use_then_new_kernels_in_both():
     assert predictor.predict(fresh, dsize=4096, wgsize=64).probability == expected
 
 
-def test_fork_while_threads_are_inside_calls():
-    predictor = deeptune.Predictor("amd")
-    expected = decide(deeptune.Predictor("amd"), LAUNCHES)
+def fork_while_threads_call(call_in_thread, child_ok, rounds):
+    """3 threads repeat call_in_thread(thread, i) while this one forks `rounds` times; each child
+    must get child_ok(round) true (exit 0) without hanging, and no thread may fail."""
     stop = threading.Event()
     errors = []
 
-    def hammer():
+    def hammer(thread):
         try:
+            i = 0
             while not stop.is_set():
-                if decide(predictor, LAUNCHES[:6]) != expected[:6]:
-                    errors.append("wrong decision in a thread")
+                call_in_thread(thread, i)
+                i += 1
         except Exception as error:  # noqa: BLE001 (reported below)
             errors.append(error)
 
-    threads = [threading.Thread(target=hammer) for _ in range(3)]
+    threads = [threading.Thread(target=hammer, args=(t,)) for t in range(3)]
     for thread in threads:
         thread.start()
     try:
-        for round_ in range(8):
+        for round_ in range(rounds):
             pid = os.fork()
-            if pid == 0:  # the child: the shared predictor, whole and free
-                ok = decide(predictor, LAUNCHES[round_:round_ + 3]) == \
-                    expected[round_:round_ + 3]
-                os._exit(0 if ok else 3)
+            if pid == 0:
+                os._exit(0 if child_ok(round_) else 3)
             status = wait_for_child(pid, f"round {round_}")
             assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, round_
     finally:
@@ -135,6 +134,19 @@ def test_fork_while_threads_are_inside_calls():
         for thread in threads:
             thread.join()
     assert not errors
+
+
+def test_fork_while_threads_are_inside_calls():
+    predictor = deeptune.Predictor("amd")
+    expected = decide(deeptune.Predictor("amd"), LAUNCHES)
+
+    def in_thread(_thread, _i):
+        assert decide(predictor, LAUNCHES[:6]) == expected[:6], "wrong decision in a thread"
+
+    def in_child(round_):  # the shared predictor, whole and free
+        return decide(predictor, LAUNCHES[round_:round_ + 3]) == expected[round_:round_ + 3]
+
+    fork_while_threads_call(in_thread, in_child, rounds=8)
 
 
 def test_fork_while_threads_are_inside_advise():
@@ -142,36 +154,18 @@ def test_fork_while_threads_are_inside_advise():
 
     devices = [d for p in cl.get_platforms() for d in p.get_devices()]
     advisor = deeptune.Advisor()
-    stop = threading.Event()
-    errors = []
 
-    def hammer(offset):
-        try:
-            i = offset
-            while not stop.is_set():  # new kernels and sizes: the model runs again and again
-                source, dsize, _ = LAUNCHES[i % len(LAUNCHES)]
-                advisor.advise(source, devices, 1024, 64, transfer_bytes=dsize + i)
-                i += 1
-        except Exception as error:  # noqa: BLE001 (reported below)
-            errors.append(error)
+    def in_thread(thread, i):  # new kernels and sizes: the model runs again and again
+        j = thread * 7 + i
+        source, dsize, _ = LAUNCHES[j % len(LAUNCHES)]
+        advisor.advise(source, devices, 1024, 64, transfer_bytes=dsize + j)
 
-    threads = [threading.Thread(target=hammer, args=(i * 7,)) for i in range(3)]
-    for thread in threads:
-        thread.start()
-    try:
-        for round_ in range(6):
-            pid = os.fork()
-            if pid == 0:
-                decision = advisor.advise(LAUNCHES[round_][0], devices, 1024, 64,
-                                          transfer_bytes=12345 + round_)
-                os._exit(0 if not decision.fallback else 3)
-            status = wait_for_child(pid, f"round {round_}")
-            assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, round_
-    finally:
-        stop.set()
-        for thread in threads:
-            thread.join()
-    assert not errors
+    def in_child(round_):
+        decision = advisor.advise(LAUNCHES[round_][0], devices, 1024, 64,
+                                  transfer_bytes=12345 + round_)
+        return not decision.fallback
+
+    fork_while_threads_call(in_thread, in_child, rounds=6)
 
 
 def test_calls_release_the_gil():
