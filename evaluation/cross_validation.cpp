@@ -13,20 +13,31 @@ namespace deeptune::evaluation {
 
 namespace {
 
-/// Checks one fold's predictions and stores them into `out`.
+/// Checks one fold's predictions and stores them into `out` (its probabilities too, where the
+/// method gives them: every fold or none).
 void storePredictions(int fold, const std::vector<size_t>& testRows,
-                      const std::vector<std::string>& predicted, std::vector<std::string>& out) {
-  if (predicted.size() != testRows.size()) {
-    throw EvaluationError("fold " + std::to_string(fold) + ": predictor returned " +
-                          std::to_string(predicted.size()) + " labels for " +
+                      const data::DevmapPredictions& predicted, data::DevmapPredictions& out) {
+  const std::string where = "fold " + std::to_string(fold) + ": predictor returned ";
+  if (predicted.devices.size() != testRows.size()) {
+    throw EvaluationError(where + std::to_string(predicted.devices.size()) + " labels for " +
                           std::to_string(testRows.size()) + " test rows");
   }
+  const bool probabilities = !predicted.gpuProbability.empty();
+  if (probabilities && predicted.gpuProbability.size() != testRows.size()) {
+    throw EvaluationError(where + std::to_string(predicted.gpuProbability.size()) +
+                          " probabilities for " + std::to_string(testRows.size()) + " test rows");
+  }
   for (size_t i = 0; i < testRows.size(); ++i) {
-    if (predicted[i] != "CPU" && predicted[i] != "GPU") {
-      throw EvaluationError("fold " + std::to_string(fold) + ": predictor returned label '" +
-                            predicted[i] + "' (expected CPU or GPU)");
+    if (predicted.devices[i] != "CPU" && predicted.devices[i] != "GPU") {
+      throw EvaluationError(where + "label '" + predicted.devices[i] + "' (expected CPU or GPU)");
     }
-    out[testRows[i]] = predicted[i];
+    out.devices[testRows[i]] = predicted.devices[i];
+    if (!probabilities) continue;
+    const double p = predicted.gpuProbability[i];
+    if (!(p >= 0 && p <= 1)) {
+      throw EvaluationError(where + "probability " + std::to_string(p) + " (expected 0 to 1)");
+    }
+    out.gpuProbability[testRows[i]] = p;
   }
 }
 
@@ -60,8 +71,8 @@ DevmapPredictor withTrainingSubset(const DevmapPredictor& predictor,
   };
 }
 
-std::vector<std::string> crossValidate(size_t rowCount, const std::vector<int>& foldOfRow,
-                                       const DevmapPredictor& predictor, int workers) {
+data::DevmapPredictions crossValidate(size_t rowCount, const std::vector<int>& foldOfRow,
+                                      const DevmapPredictor& predictor, int workers) {
   if (foldOfRow.size() != rowCount) {
     throw EvaluationError("cross-validation: " + std::to_string(foldOfRow.size()) +
                           " fold numbers for " + std::to_string(rowCount) + " rows");
@@ -80,7 +91,9 @@ std::vector<std::string> crossValidate(size_t rowCount, const std::vector<int>& 
     for (const auto& entry : testOfFold) v.push_back(entry.first);
     return v;
   }();
-  std::vector<std::string> result(rowCount);
+  data::DevmapPredictions result{std::vector<std::string>(rowCount),
+                                 std::vector<double>(rowCount, -1.0)};
+  std::vector<char> foldHasProbabilities(folds.size(), 0);
   // Each fold writes only its own test rows of `result`, so no lock is needed. Folds are handed
   // out in increasing fold number, so a failure rethrown is the smallest failing fold's.
   data::parallelFor(folds.size(), workers, [&](size_t k) {
@@ -91,8 +104,18 @@ std::vector<std::string> crossValidate(size_t rowCount, const std::vector<int>& 
     for (size_t i = 0; i < rowCount; ++i) {
       if (foldOfRow[i] != fold) trainRows.push_back(i);
     }
-    storePredictions(fold, testRows, predictor(trainRows, testRows, fold), result);
+    const data::DevmapPredictions predicted = predictor(trainRows, testRows, fold);
+    foldHasProbabilities[k] = predicted.gpuProbability.empty() ? 0 : 1;
+    storePredictions(fold, testRows, predicted, result);
   });
+  const size_t withProbabilities =
+      static_cast<size_t>(std::count(foldHasProbabilities.begin(), foldHasProbabilities.end(), 1));
+  if (withProbabilities != 0 && withProbabilities != folds.size()) {
+    throw EvaluationError("cross-validation: the predictor gave probabilities for " +
+                          std::to_string(withProbabilities) + " of " +
+                          std::to_string(folds.size()) + " folds");
+  }
+  if (withProbabilities == 0) result.gpuProbability.clear();
   return result;
 }
 

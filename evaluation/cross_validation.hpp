@@ -15,15 +15,17 @@ namespace deeptune::evaluation {
 using data::DevmapPredictor;
 
 /// Runs `predictor` once per distinct fold of `foldOfRow` (test = the rows of that fold, train =
-/// all others) and returns one prediction per row. With workers > 1, folds run concurrently on
+/// all others) and returns one prediction per row, with its GPU probability when the predictor
+/// gives them. With workers > 1, folds run concurrently on
 /// data::parallelFor (up to `workers` threads, the caller one of them, at most one per fold); the
 /// result does not depend on `workers`.
 /// Throws EvaluationError if foldOfRow.size() != rowCount, a fold is negative, there are fewer than
-/// two folds, workers < 1, or the predictor returns a wrong count or a label other than CPU/GPU. An
+/// two folds, workers < 1, or the predictor returns a wrong count, a label other than CPU/GPU, a
+/// probability outside [0, 1] or probabilities for some folds only. An
 /// exception thrown by the predictor is rethrown (after all threads have joined); when several
 /// folds fail, the one with the smallest fold number wins.
-std::vector<std::string> crossValidate(size_t rowCount, const std::vector<int>& foldOfRow,
-                                       const DevmapPredictor& predictor, int workers = 1);
+data::DevmapPredictions crossValidate(size_t rowCount, const std::vector<int>& foldOfRow,
+                                      const DevmapPredictor& predictor, int workers = 1);
 
 /// Learning curves: each fold trains on the rows of `kernels` distinct sources drawn from its
 /// training sources (0 = all of them).

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "baselines/static_mapping.hpp"
+#include "evaluation/calibration_metrics.hpp"
 #include "evaluation/evaluation_error.hpp"
 
 namespace deeptune::evaluation {
@@ -140,11 +141,17 @@ std::vector<MethodScores> scoreMethods(const std::vector<data::DevmapRow>& rows,
   for (const MethodPredictions& method : methods) {
     MethodScores scores;
     scores.method = method.name;
-    scores.overall = scoreRows(rows, staticDevice, method.devices, all);
-    for (size_t s = 0; s < suites.size(); ++s) {
-      scores.suites.push_back(
-          {suites[s], scoreRows(rows, staticDevice, method.devices, ofSuite[s])});
-    }
+    const auto scored = [&](const std::vector<size_t>& subset) {
+      DevmapScores values = scoreRows(rows, staticDevice, method.devices, subset);
+      if (!method.gpuProbability.empty()) {
+        values.calibrationError =
+            devmapCalibration(rows, method.devices, method.gpuProbability, subset).expectedError;
+      }
+      return values;
+    };
+    scores.overall = scored(all);
+    for (size_t s = 0; s < suites.size(); ++s)
+      scores.suites.push_back({suites[s], scored(ofSuite[s])});
     result.push_back(std::move(scores));
   }
   return result;
@@ -179,7 +186,7 @@ std::vector<RepeatedScores> repeatedScores(const std::vector<MethodPredictions>&
     auto found = std::find_if(groups.begin(), groups.end(),
                               [&](const RepeatedScores& g) { return g.group == group; });
     if (found == groups.end()) {
-      groups.push_back({group, {}, {}, {}, {}, {}});
+      groups.push_back({group, {}, {}, {}, {}, {}, {}, false});
       members.emplace_back();
       found = groups.end() - 1;
     }
@@ -196,6 +203,11 @@ std::vector<RepeatedScores> repeatedScores(const std::vector<MethodPredictions>&
     groups[g].speedupMean = spread(&DevmapScores::speedupMean);
     groups[g].speedupGeomean = spread(&DevmapScores::speedupGeomean);
     groups[g].oraclePercent = spread(&DevmapScores::oraclePercent);
+    groups[g].hasCalibration =
+        std::all_of(members[g].begin(), members[g].end(),
+                    [](const DevmapScores* s) { return s->calibrationError >= 0; });
+    if (groups[g].hasCalibration)
+      groups[g].calibrationError = spread(&DevmapScores::calibrationError);
   }
   return groups;
 }

@@ -15,6 +15,9 @@ struct MethodPredictions {
   std::vector<std::string> devices;
   /// Runs of one method with different seeds share a group (see repeatedScores); "" = the name.
   std::string group;
+  /// The method's probability that the GPU is faster, one per row; empty for a method without
+  /// one (its calibration is then not reported).
+  std::vector<double> gpuProbability;
 };
 
 /// Runtime (ms) of `row` on "CPU" (runtimeCpu) or "GPU" (runtimeGpu); EvaluationError otherwise.
@@ -40,6 +43,9 @@ struct DevmapScores {
   double speedupGeomean = 0;     ///< geometric mean of the rows' speedups
   double oracleSpeedupMean = 0;  ///< arithmetic mean of the oracle's speedups
   double oraclePercent = 0;      ///< speedupMean / oracleSpeedupMean × 100
+  /// The expected calibration error of the method's probabilities on these rows
+  /// (evaluation/calibration_metrics.hpp); -1 for a method without probabilities.
+  double calibrationError = -1;
 };
 
 /// Scores of `predicted` on rows[subset] (all zero for an empty subset). `staticDevice` and
@@ -73,7 +79,8 @@ struct MethodScores {
 /// paper's 680 rows otherwise decide a figure alone), in [0, 1]; 0 without suites.
 double suiteMeanAccuracy(const MethodScores& method);
 
-/// Scores every method against the static devices of `foldOfRow` (see staticDevices()).
+/// Scores every method against the static devices of `foldOfRow` (see staticDevices()), with
+/// the calibration error of those that have probabilities.
 std::vector<MethodScores> scoreMethods(const std::vector<data::DevmapRow>& rows,
                                        const std::vector<int>& foldOfRow,
                                        const std::vector<MethodPredictions>& methods);
@@ -89,6 +96,9 @@ struct RepeatedScores {
   std::string group;
   std::vector<std::string> runs;  ///< the runs' method names, in order
   Spread accuracy, speedupMean, speedupGeomean, oraclePercent;
+  /// Of the runs' calibration errors when every run has one (hasCalibration), else zero.
+  Spread calibrationError;
+  bool hasCalibration = false;
 };
 
 /// One entry per group of `methods` (MethodPredictions::group, or the name when empty), in order

@@ -16,6 +16,7 @@
 #include "data/csv_reader.hpp"
 #include "data/duration_text.hpp"
 #include "data/file_io.hpp"
+#include "evaluation/calibration_metrics.hpp"
 #include "evaluation/evaluation_error.hpp"
 #include "evaluation/report_plots.hpp"
 
@@ -103,6 +104,24 @@ std::string trainingMarkdown(const std::vector<model::FoldTraining>& folds) {
   return md;
 }
 
+/// The calibration of the methods with probabilities, or "" when none has them.
+std::string calibrationMarkdown(const std::vector<MethodScores>& scores) {
+  std::string table;
+  for (const MethodScores& method : scores) {
+    if (method.overall.calibrationError < 0) continue;
+    table += "| " + mdCell(method.method) + " | " +
+             formatNumber("%.3f", method.overall.calibrationError) + " | " +
+             percent(method.overall.accuracy) + " |\n";
+  }
+  if (table.empty()) return table;
+  return "\n## Calibration\n\nExpected calibration error (" + std::to_string(kCalibrationBins) +
+         " equal bins of the probability each method gave the device it chose: the mean gap "
+         "between how sure it said it was and how often it was right; 0 is perfect). "
+         "reliability.svg draws the bins, calibration.csv holds them.\n\n| method | ECE | "
+         "accuracy |\n|---|---:|---:|\n" +
+         table;
+}
+
 std::string summaryMarkdown(const std::string& platform, const DevmapReportContext& context,
                             const std::vector<data::DevmapRow>& rows,
                             const std::vector<int>& foldOfRow,
@@ -163,6 +182,7 @@ std::string summaryMarkdown(const std::string& platform, const DevmapReportConte
           "features.\n";
     }
   }
+  md += calibrationMarkdown(scores);
   if (std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.runs.size() > 1; })) {
     md += repeatedMarkdown(groups);
   }
@@ -191,13 +211,14 @@ std::string summaryMarkdown(const std::string& platform, const DevmapReportConte
 }
 
 std::string metricsCsv(const std::vector<MethodScores>& scores) {
-  std::string csv = data::csvRow(
-      {"method", "suite", "accuracy", "speedup_mean", "speedup_geomean", "oracle_pct", "rows"});
+  std::string csv = data::csvRow({"method", "suite", "accuracy", "speedup_mean", "speedup_geomean",
+                                  "oracle_pct", "rows", "ece"});
   auto line = [&](const std::string& method, const std::string& suite, const DevmapScores& s) {
     csv +=
         data::csvRow({method, suite, formatNumber("%.4f", s.accuracy * 100.0),
                       formatNumber("%.6f", s.speedupMean), formatNumber("%.6f", s.speedupGeomean),
-                      formatNumber("%.4f", s.oraclePercent), std::to_string(s.rows)});
+                      formatNumber("%.4f", s.oraclePercent), std::to_string(s.rows),
+                      s.calibrationError >= 0 ? formatNumber("%.6f", s.calibrationError) : ""});
   };
   for (const MethodScores& method : scores) {
     line(method.method, "all", method.overall);
@@ -208,7 +229,7 @@ std::string metricsCsv(const std::vector<MethodScores>& scores) {
 
 std::string runsCsv(const std::vector<RepeatedScores>& groups) {
   std::vector<std::string> header = {"method", "runs"};
-  for (const char* metric : {"accuracy", "speedup_mean", "speedup_geomean", "oracle_pct"}) {
+  for (const char* metric : {"accuracy", "speedup_mean", "speedup_geomean", "oracle_pct", "ece"}) {
     for (const char* stat : {"mean", "sd", "min", "max"}) {
       header.push_back(std::string(metric) + "_" + stat);
     }
@@ -224,6 +245,10 @@ std::string runsCsv(const std::vector<RepeatedScores>& groups) {
       for (double value : {spread->mean, spread->sd, spread->min, spread->max}) {
         fields.push_back(formatNumber("%.6f", value * scale));
       }
+    }
+    for (double value : {g.calibrationError.mean, g.calibrationError.sd, g.calibrationError.min,
+                         g.calibrationError.max}) {
+      fields.push_back(g.hasCalibration ? formatNumber("%.6f", value) : "");
     }
     csv += data::csvRow(fields);
   }
@@ -258,15 +283,68 @@ std::string predictionsCsv(const std::vector<data::DevmapRow>& rows,
                            const std::vector<MethodPredictions>& methods) {
   std::vector<std::string> header = {"index", "benchmark", "dataset", "oracle", "fold"};
   for (const MethodPredictions& method : methods) header.push_back(method.name);
+  for (const MethodPredictions& method : methods) {
+    if (!method.gpuProbability.empty()) header.push_back(method.name + "_p_gpu");
+  }
   std::string csv = data::csvRow(header);
   for (size_t i = 0; i < rows.size(); ++i) {
     std::vector<std::string> fields = {std::to_string(rows[i].index), rows[i].benchmark,
                                        rows[i].dataset, rows[i].oracle,
                                        std::to_string(foldOfRow[i])};
     for (const MethodPredictions& method : methods) fields.push_back(method.devices[i]);
+    for (const MethodPredictions& method : methods) {
+      if (!method.gpuProbability.empty()) {
+        fields.push_back(formatNumber("%.6f", method.gpuProbability[i]));
+      }
+    }
     csv += data::csvRow(fields);
   }
   return csv;
+}
+
+/// Each method with probabilities: its calibration over every row.
+std::vector<std::pair<std::string, CalibrationScores>> calibrationOfMethods(
+    const std::vector<data::DevmapRow>& rows, const std::vector<MethodPredictions>& methods) {
+  std::vector<size_t> all(rows.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  std::vector<std::pair<std::string, CalibrationScores>> calibrated;
+  for (const MethodPredictions& method : methods) {
+    if (method.gpuProbability.empty()) continue;
+    calibrated.emplace_back(method.name,
+                            devmapCalibration(rows, method.devices, method.gpuProbability, all));
+  }
+  return calibrated;
+}
+
+std::string calibrationCsv(
+    const std::vector<std::pair<std::string, CalibrationScores>>& calibrated) {
+  std::string csv = data::csvRow(
+      {"method", "bin_lower", "bin_upper", "rows", "mean_probability", "accuracy", "ece"});
+  for (const auto& [method, scores] : calibrated) {
+    for (const ReliabilityBin& bin : scores.bins) {
+      csv += data::csvRow({method, formatNumber("%.1f", bin.lower), formatNumber("%.1f", bin.upper),
+                           std::to_string(bin.rows),
+                           bin.rows > 0 ? formatNumber("%.6f", bin.meanConfidence) : "",
+                           bin.rows > 0 ? formatNumber("%.6f", bin.accuracy) : "",
+                           formatNumber("%.6f", scores.expectedError)});
+    }
+  }
+  return csv;
+}
+
+std::string devmapReliabilitySvg(
+    const std::vector<std::pair<std::string, CalibrationScores>>& calibrated,
+    const std::string& title) {
+  std::vector<ReliabilityCurve> curves;
+  for (const auto& [method, scores] : calibrated) {
+    ReliabilityCurve curve{method + " (ECE " + formatNumber("%.3f", scores.expectedError) + ")",
+                           {}};
+    for (const ReliabilityBin& bin : scores.bins) {
+      if (bin.rows > 0) curve.points.push_back({bin.meanConfidence, bin.accuracy, bin.rows});
+    }
+    curves.push_back(std::move(curve));
+  }
+  return reliabilitySvg(curves, title);
 }
 
 std::string benchmarkCsv(const std::vector<BenchmarkSpeedup>& speedups,
@@ -363,6 +441,12 @@ void writeDevmapReport(const std::string& dir, const std::string& platform,
     writeFileAtomically(folder / "training.csv", trainingCsv(context.folds));
   }
   writeFileAtomically(folder / "speedup_per_benchmark.csv", benchmarkCsv(perBenchmark, methods));
+  const auto calibrated = calibrationOfMethods(rows, methods);
+  if (!calibrated.empty()) {
+    writeFileAtomically(folder / "calibration.csv", calibrationCsv(calibrated));
+    writeFileAtomically(folder / "reliability.svg",
+                        devmapReliabilitySvg(calibrated, "Reliability: " + platform));
+  }
   writeFileAtomically(
       folder / "accuracy_per_suite.svg",
       accuracyPerSuiteSvg(methodScores, "Device mapping accuracy per suite: " + platform));
@@ -378,16 +462,23 @@ std::string devmapScoreTable(const std::string& platform, const std::string& pro
                              const std::vector<MethodPredictions>& methods) {
   std::string text = platform + ", " + protocol + ", " + std::to_string(rows.size()) + " rows\n";
   char line[400];
-  std::snprintf(line, sizeof line, "%-20s %9s %10s %9s %9s %9s\n", "method", "accuracy",
-                "suite mean", "speedup", "geomean", "%oracle");
-  text += line;
   const auto scores = scoreMethods(rows, foldOfRow, methods);
+  const bool anyCalibration = std::any_of(
+      scores.begin(), scores.end(), [](const auto& m) { return m.overall.calibrationError >= 0; });
+  std::snprintf(line, sizeof line, "%-20s %9s %10s %9s %9s %9s%s\n", "method", "accuracy",
+                "suite mean", "speedup", "geomean", "%oracle", anyCalibration ? "    ECE" : "");
+  text += line;
   for (const auto& method : scores) {
     std::snprintf(line, sizeof line, "%-20s %8.1f%% %9.1f%% %8.2fx %8.2fx %8.1f%%",
                   method.method.c_str(), 100 * method.overall.accuracy,
                   100 * suiteMeanAccuracy(method), method.overall.speedupMean,
                   method.overall.speedupGeomean, method.overall.oraclePercent);
     text += line;
+    if (anyCalibration) {
+      text += method.overall.calibrationError >= 0
+                  ? formatNumber(" %6.3f", method.overall.calibrationError)
+                  : std::string("      -");
+    }
     if (method.overall.ties > 0) {
       std::snprintf(line, sizeof line, "  (%.1f%% of the %zu rows that are not ties)",
                     100 * method.overall.accuracyUntied, method.overall.rows - method.overall.ties);

@@ -22,13 +22,18 @@ struct DevmapReportContext {
 /// file is written to a temporary name and renamed, so a reader never sees half a file):
 /// - summary.md: method × accuracy, mean and geomean speedup, % of oracle (plus an "oracle" row),
 ///   then per-suite tables of accuracy and mean speedup;
-/// - metrics.csv: method,suite,accuracy,speedup_mean,speedup_geomean,oracle_pct,rows with one
-///   row per method (and "oracle") and suite, suite "all" for the overall figures; accuracy and
-///   oracle_pct in percent;
-/// - predictions.csv: index,benchmark,dataset,oracle,fold and one column per method;
+/// - metrics.csv: method,suite,accuracy,speedup_mean,speedup_geomean,oracle_pct,rows,ece with
+///   one row per method (and "oracle") and suite, suite "all" for the overall figures; accuracy
+///   and oracle_pct in percent, ece the expected calibration error (empty without probabilities);
+/// - predictions.csv: index,benchmark,dataset,oracle,fold, one column per method, then
+///   METHOD_p_gpu (its GPU probability) for each method that has probabilities;
+/// - calibration.csv and reliability.svg, when a method has probabilities: each such method's
+///   reliability bins (evaluation/calibration_metrics.hpp: method,bin_lower,bin_upper,rows,
+///   mean_probability,accuracy,ece) and their diagram (reliabilitySvg);
 /// - speedup_per_benchmark.csv: benchmark,suite,datasets, one column per method, oracle;
 /// - runs.csv: per group of methods (e.g. one method's seeds; see repeatedScores) the number of
-///   runs and mean, sd, min, max of accuracy (%), mean and geomean speedup and % of oracle;
+///   runs and mean, sd, min, max of accuracy (%), mean and geomean speedup, % of oracle and ECE
+///   (empty unless every run has probabilities);
 /// - training.csv (when context.folds is not empty): method,seed,fold,epochs,final_loss,
 ///   final_train_accuracy,best_train_accuracy,best_epoch,test_rows,test_accuracy,predicted_gpu,
 ///   collapsed (accuracies in %);
@@ -54,8 +59,9 @@ std::string speedupPerBenchmarkSvg(const std::vector<BenchmarkSpeedup>& speedups
                                    const std::string& title);
 
 /// The scores a person reads after an evaluation: a line naming the platform, the protocol and
-/// the rows, one line per method (accuracy, mean and geomean speedup, % of oracle; the accuracy
-/// without ties where there are ties), and the mean and spread of each group of repeated runs.
+/// the rows, one line per method (accuracy, mean and geomean speedup, % of oracle, the expected
+/// calibration error where a method has probabilities; the accuracy without ties where there
+/// are ties), and the mean and spread of each group of repeated runs.
 std::string devmapScoreTable(const std::string& platform, const std::string& protocol,
                              const std::vector<data::DevmapRow>& rows,
                              const std::vector<int>& foldOfRow,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
+#include <utility>
 
 #include "baselines/grewe_tree.hpp"
 #include "baselines/reference_methods.hpp"
@@ -47,9 +48,10 @@ std::vector<std::string> selectMethods(const std::string& list,
 MethodPredictions crossValidateMethod(const std::string& method,
                                       const std::vector<data::DevmapRow>& rows,
                                       const Protocol& protocol, const DevmapPredictor& predictor) {
-  return MethodPredictions{method,
-                           crossValidate(rows.size(), protocol.foldOfRow,
-                                         withTrainingSubset(predictor, rows, protocol.subset))};
+  data::DevmapPredictions predicted = crossValidate(
+      rows.size(), protocol.foldOfRow, withTrainingSubset(predictor, rows, protocol.subset));
+  return MethodPredictions{method, std::move(predicted.devices), "",
+                           std::move(predicted.gpuProbability)};
 }
 
 DevmapPredictor baselinePredictor(const std::string& method,

@@ -1,4 +1,5 @@
-// Hand-drawn SVG plots shared by the evaluation reports: grouped bars and log-scale speedups.
+// Hand-drawn SVG plots shared by the evaluation reports: grouped bars, log-scale speedups and
+// reliability diagrams.
 #include "evaluation/report_plots.hpp"
 
 #include <algorithm>
@@ -229,6 +230,77 @@ std::string speedupPointsSvg(const std::vector<SpeedupPoint>& speedups,
                        formatNumber("%.1f", cx + 3) + " " + formatNumber("%.1f", ly) + ")\"");
   }
   svg += svgLine(left, bottom, left + plotWidth, bottom, "stroke=\"black\"");
+  svg += svgLine(left, top, left, bottom, "stroke=\"black\"");
+  return svg + "</svg>\n";
+}
+
+std::string reliabilitySvg(const std::vector<ReliabilityCurve>& curves, const std::string& title) {
+  if (curves.empty()) throw EvaluationError("reliability diagram: no methods");
+  size_t longestName = 0;
+  for (const ReliabilityCurve& curve : curves) {
+    longestName = std::max(longestName, curve.name.size());
+    for (const ReliabilityCurve::Point& point : curve.points) {
+      if (!(point.confidence >= 0 && point.confidence <= 1 && point.accuracy >= 0 &&
+            point.accuracy <= 1)) {
+        throw EvaluationError("reliability diagram: " + curve.name + " has a point outside [0, 1]");
+      }
+    }
+  }
+  const double left = 60, top = 50, side = 360;
+  const double legendLeft = left + side + 24;
+  const double width = legendLeft + 30 + 6.5 * static_cast<double>(longestName);
+  const double height = std::max(top + side + 50, top + 20.0 * static_cast<double>(curves.size()));
+  const double bottom = top + side;
+  auto xOf = [&](double v) { return left + side * v; };
+  auto yOf = [&](double v) { return bottom - side * v; };
+
+  std::string svg = svgHeader(width, height);
+  svg += svgText(left, 22, title, "font-size=\"15\" font-weight=\"bold\"");
+  for (int tick = 0; tick <= 10; ++tick) {
+    const double v = tick / 10.0;
+    svg += svgLine(left, yOf(v), left + side, yOf(v), "stroke=\"#eeeeee\"");
+    svg += svgLine(xOf(v), top, xOf(v), bottom, "stroke=\"#eeeeee\"");
+    if (tick % 2 == 0) {
+      svg += svgText(left - 6, yOf(v) + 4, formatNumber("%.1f", v),
+                     "font-size=\"11\" text-anchor=\"end\"");
+      svg += svgText(xOf(v), bottom + 16, formatNumber("%.1f", v),
+                     "font-size=\"11\" text-anchor=\"middle\"");
+    }
+  }
+  svg += svgLine(xOf(0), yOf(0), xOf(1), yOf(1),
+                 "class=\"diagonal\" stroke=\"#555555\" stroke-dasharray=\"5,4\"");
+  svg += svgText(left + side / 2, bottom + 36, "Probability of the chosen device (mean per bin)",
+                 "font-size=\"12\" text-anchor=\"middle\"");
+  svg += svgText(16, top + side / 2, "Share of those answers that were right",
+                 "font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 16 " +
+                     formatNumber("%.1f", top + side / 2) + ")\"");
+  for (size_t m = 0; m < curves.size(); ++m) {
+    const ReliabilityCurve& curve = curves[m];
+    std::string points;
+    for (const ReliabilityCurve::Point& point : curve.points) {
+      points += formatNumber("%.1f", xOf(point.confidence)) + "," +
+                formatNumber("%.1f", yOf(point.accuracy)) + " ";
+    }
+    if (curve.points.size() > 1) {
+      svg += "<polyline fill=\"none\" stroke=\"" + std::string(colour(m)) +
+             "\" stroke-width=\"1.5\" points=\"" + points + "\"/>\n";
+    }
+    for (const ReliabilityCurve::Point& point : curve.points) {
+      svg += "<circle class=\"marker\" cx=\"" + formatNumber("%.1f", xOf(point.confidence)) +
+             "\" cy=\"" + formatNumber("%.1f", yOf(point.accuracy)) + "\" r=\"3.5\" fill=\"" +
+             colour(m) + "\"><title>" +
+             xmlEscape(curve.name + ": probability " + formatNumber("%.3f", point.confidence) +
+                       ", right " + formatNumber("%.3f", point.accuracy) + " of " +
+                       std::to_string(point.rows) + " answers") +
+             "</title></circle>\n";
+    }
+    const double y = top + 8 + 20.0 * static_cast<double>(m);
+    svg += "<rect x=\"" + formatNumber("%.1f", legendLeft) + "\" y=\"" +
+           formatNumber("%.1f", y - 9) + "\" width=\"10\" height=\"10\" fill=\"" + colour(m) +
+           "\"/>\n";
+    svg += svgText(legendLeft + 14, y, curve.name, "font-size=\"11\"");
+  }
+  svg += svgLine(left, bottom, left + side, bottom, "stroke=\"black\"");
   svg += svgLine(left, top, left, bottom, "stroke=\"black\"");
   return svg + "</svg>\n";
 }

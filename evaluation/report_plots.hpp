@@ -1,4 +1,5 @@
-// Hand-drawn SVG plots shared by the evaluation reports: grouped bars and log-scale speedups.
+// Hand-drawn SVG plots shared by the evaluation reports: grouped bars, log-scale speedups and
+// reliability diagrams.
 #pragma once
 
 #include <functional>
@@ -47,5 +48,21 @@ struct SpeedupPoint {
 std::string speedupPointsSvg(const std::vector<SpeedupPoint>& points,
                              const std::vector<std::string>& methodNames, const std::string& yTitle,
                              const std::string& title);
+
+/// One method's curve in a reliability diagram: a point per bin that holds answers.
+struct ReliabilityCurve {
+  std::string name;  ///< the legend's text, e.g. "shipped (ECE 0.031)"
+  struct Point {
+    double confidence = 0, accuracy = 0;  ///< in [0, 1]
+    size_t rows = 0;
+  };
+  std::vector<Point> points;  ///< in increasing confidence
+};
+
+/// Reliability diagram: accuracy against stated confidence, both from 0 to 1, the diagonal (a
+/// calibrated method) dashed, one polyline and a marker (<circle class="marker">, its bin's rows
+/// in the hover text) per point of each curve, the legend on the right. Throws EvaluationError
+/// for no curve or a point outside [0, 1].
+std::string reliabilitySvg(const std::vector<ReliabilityCurve>& curves, const std::string& title);
 
 }  // namespace deeptune::evaluation

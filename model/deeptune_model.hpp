@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/boosted_tree_head.hpp"
+#include "model/probability_calibration.hpp"
 #include "model/training_summary.hpp"
 
 namespace deeptune::model {
@@ -67,6 +68,9 @@ struct ModelInfo {
   std::string sourceFeatures;  ///< source-boosted: model::sourceFeatureSetName of its rows
   int fixedLabel = -1;         ///< fixed-factor: the label it chooses
   int forest = 0;              ///< source-boosted: how many boosted-tree models it averages
+  /// source-boosted: the map of its GPU probability fitted on held-out probabilities of its
+  /// training data (format 8); "none" otherwise.
+  ProbabilityCalibration calibration;
 };
 
 /// Training hyper-parameters; defaults are the paper's.

@@ -93,9 +93,10 @@ DeepTuneModel startingModel(const DeepTuneMethodOptions& options, const ModelInf
   return fresh;
 }
 
-/// The test rows' devices, with the record's prediction counts and probabilities.
-std::vector<std::string> predictFold(const DeepTuneModel& model, const FoldData& data,
-                                     FoldTraining& record) {
+/// The test rows' devices and GPU probabilities, with the record's prediction counts and
+/// probabilities.
+data::DevmapPredictions predictFold(const DeepTuneModel& model, const FoldData& data,
+                                    FoldTraining& record) {
   std::vector<std::string> devices;
   const auto predicted = model.predict(data.test);
   for (size_t i = 0; i < predicted.size(); ++i) {
@@ -105,7 +106,8 @@ std::vector<std::string> predictFold(const DeepTuneModel& model, const FoldData&
     record.testCorrect += label == data.test[i].label;
     record.testGpuProbability.push_back(predicted[i][1]);
   }
-  return devices;
+  return {devices,
+          std::vector<double>(record.testGpuProbability.begin(), record.testGpuProbability.end())};
 }
 
 /// The trained network's language-model states (and token counts) of every training and test row,
@@ -171,7 +173,7 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
     record.training = model.train(data.train, trainOptions, [&](const EpochProgress& epoch) {
       if (progress) progress(fold, epoch);
     });
-    const std::vector<std::string> devices = predictFold(model, data, record);
+    data::DevmapPredictions predicted = predictFold(model, data, record);
     record.testRowIndices = testRows;
     record.vocabularySize = data.info.vocabulary.size();
     if (options.keepStates) {
@@ -180,7 +182,7 @@ data::DevmapPredictor deeptunePredictor(const std::vector<data::DevmapRow>& rows
     }
     record.testRows = data.test.size();
     if (done) done(record);
-    return devices;
+    return predicted;
   };
 }
 

@@ -119,7 +119,7 @@ std::vector<float> InferenceModel::predictWithoutNetwork(const Example& example)
   for (size_t m = 0; m < forest_.size(); ++m) {
     gpu += boostedTreeProbability(forest_[m], rows[m % rows.size()]);
   }
-  gpu /= static_cast<double>(forest_.size());
+  gpu = info_.calibration.apply(gpu / static_cast<double>(forest_.size()));
   return {static_cast<float>(1.0 - gpu), static_cast<float>(gpu)};
 }
 

@@ -17,9 +17,10 @@ class SingleSequenceNet;
 
 /// A trained model read for prediction: the single-sequence path of DeepTuneModel::predictOne
 /// (model/README.md), without LibTorch, training or the batch path. Reads model files of format
-/// version 3 to 7 (5 and 6: several networks whose probabilities are averaged, each through its
+/// version 3 to 8 (5 and 6: several networks whose probabilities are averaged, each through its
 /// boosted-tree head where it has one; 6: the measured devices its labels stand for; 7: a
-/// predictor without a network, ModelInfo::method source-boosted or fixed-factor); a
+/// predictor without a network, ModelInfo::method source-boosted or fixed-factor; 8: such a
+/// predictor with a calibration); a
 /// version-2 file (weights as a LibTorch archive) is refused with how to convert it. Immutable
 /// after load: predict() may run on several threads at once.
 class InferenceModel {
@@ -40,7 +41,8 @@ class InferenceModel {
   /// through its boosted-tree head where it has one. Throws ModelError for an example the model
   /// cannot read (token ids outside the vocabulary, too many tokens, aux inputs missing or not
   /// finite, static counts missing where the predictor reads them). A source-boosted model
-  /// answers with its boosted-tree models' mean probability, a fixed factor with certainty.
+  /// answers with its boosted-tree models' mean probability, through its calibration where it
+  /// has one (format 8); a fixed factor with certainty.
   std::vector<float> predict(const Example& example) const;
 
  private:
@@ -57,7 +59,8 @@ class InferenceModel {
   std::vector<SourceFeatureSet> views_;  ///< source-boosted: forest_[m] reads views_[m % size]
 };
 
-/// Writes a predictor without a network (format 7; model/README.md, "Predictors"): info.method
+/// Writes a predictor without a network (format 7, or 8 with a calibration; model/README.md,
+/// "Predictors"): info.method
 /// "source-boosted" with its `forest` (1 to 64 boosted-tree models over info.sourceFeatures rows,
 /// averaged) or "fixed-factor" (none). Atomic; throws ModelError for metadata or trees that do
 /// not fit.

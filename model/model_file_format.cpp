@@ -157,6 +157,39 @@ void checkHeadFits(const BoostedTreeHead& head, const ModelInfo& info) {
   }
 }
 
+/// A calibration as a file holds it: {"method", "scale", "shift"} or {"method", "knots",
+/// "values"}.
+nlohmann::json calibrationJson(const ProbabilityCalibration& calibration) {
+  nlohmann::json json = {{"method", calibration.method}};
+  if (calibration.method == "isotonic") {
+    json["knots"] = calibration.knots;
+    json["values"] = calibration.values;
+  } else if (calibration.method != "none") {
+    json["scale"] = calibration.scale;
+    json["shift"] = calibration.shift;
+  }
+  return json;
+}
+
+/// The calibration of calibrationJson's form, checked; throws ModelError (without the path) or a
+/// JSON exception.
+ProbabilityCalibration calibrationOf(const nlohmann::json& json) {
+  ProbabilityCalibration calibration;
+  calibration.method = json.at("method").get<std::string>();
+  if (calibration.method == "isotonic") {
+    if (json.at("knots").size() > 4096 || json.at("values").size() > 4096) {
+      throw ModelError("calibration: isotonic with more than 4096 knots");
+    }
+    calibration.knots = json.at("knots").get<std::vector<double>>();
+    calibration.values = json.at("values").get<std::vector<double>>();
+  } else if (calibration.method != "none") {
+    calibration.scale = json.at("scale").get<double>();
+    calibration.shift = json.at("shift").get<double>();
+  }
+  checkCalibration(calibration);
+  return calibration;
+}
+
 /// Checks what the checksum cannot: that the metadata makes sense for a network this program
 /// builds. Throws ModelError (without the path) on the first problem.
 void validateInfo(const ModelInfo& info) {
@@ -209,6 +242,11 @@ void validateInfo(const ModelInfo& info) {
   } else if (info.method != "deeptune" && info.method != "language-model") {
     throw ModelError("unknown predictor '" + info.method +
                      "' (deeptune, source-boosted, fixed-factor, language-model)");
+  }
+  checkCalibration(info.calibration);
+  if (info.calibration.method != "none" && info.method != "source-boosted") {
+    throw ModelError("only a source-boosted predictor holds a calibration, not '" + info.method +
+                     "'");
   }
   if (!info.deviceNames.empty() || !info.deviceTypes.empty()) {
     if (info.task != "devmap" || info.deviceNames.size() != 2 || info.deviceTypes.size() != 2 ||
@@ -283,6 +321,23 @@ ModelInfo infoOf(const nlohmann::json& header, const std::string& path) {
     info.method = predictor.at("method").get<std::string>();
     info.sourceFeatures = predictor.value("features", std::string());
     info.fixedLabel = predictor.value("label", -1);
+    if (predictor.contains("calibration")) {
+      if (header.at("format_version").get<int>() < kModelFormatVersion) {
+        throw ModelError(path + ": a calibration in a format " +
+                         header.at("format_version").dump() + " file (format " +
+                         std::to_string(kModelFormatVersion) + " holds one)");
+      }
+      try {
+        info.calibration = calibrationOf(predictor.at("calibration"));
+      } catch (const ModelError& e) {
+        throw ModelError(path + ": " + e.what());
+      }
+    }
+  }
+  if (header.at("format_version").get<int>() == kModelFormatVersion &&
+      info.calibration.method == "none") {
+    throw ModelError(path + ": a format " + std::to_string(kModelFormatVersion) +
+                     " file without a calibration");
   }
   if (header.at("format_version").get<int>() < 4) {
     info.dataFingerprint = relabelLegacy(info.dataFingerprint);
@@ -493,7 +548,7 @@ ModelFile readModelFile(const std::string& path) {
     if (version == 2) {
       file.torchArchive = std::string(weightBytes);
     } else if (!holdsNetworks(file.info)) {
-      if (version < 7 || !weightBytes.empty()) {
+      if (version < kPredictorFormatVersion || !weightBytes.empty()) {
         throw ModelError(path + ": a '" + file.info.method +
                          "' predictor holds no weights (format 7)");
       }
@@ -564,7 +619,7 @@ void writeModelFile(const std::string& path, const ModelInfo& info,
   }
   // A pretrained language model is new in format 7; the other network files keep the
   // oldest version that holds them, so that older programs still read them.
-  const int version = info.method == "language-model"   ? kModelFormatVersion
+  const int version = info.method == "language-model"   ? kPredictorFormatVersion
                       : !info.deviceNames.empty()       ? kMeasuredDevicesFormatVersion
                       : members.size() == 1 && !anyHead ? kSingleNetworkFormatVersion
                                                         : kEnsembleFormatVersion;
@@ -585,8 +640,11 @@ void writeModelFile(const std::string& path, const ModelInfo& info,
 
 void writePredictorFile(const std::string& path, const ModelInfo& info,
                         const std::vector<BoostedTreeHead>& forest) {
-  nlohmann::json header = commonHeader(info, kModelFormatVersion);
+  const bool calibrated = info.calibration.method != "none";
+  const int version = calibrated ? kModelFormatVersion : kPredictorFormatVersion;
+  nlohmann::json header = commonHeader(info, version);
   nlohmann::json predictor = {{"method", info.method}};
+  if (calibrated) predictor["calibration"] = calibrationJson(info.calibration);
   if (info.method == "source-boosted") {
     predictor["features"] = info.sourceFeatures;
     predictor["forest"] = nlohmann::json::array();
@@ -602,7 +660,7 @@ void writePredictorFile(const std::string& path, const ModelInfo& info,
     throw ModelError("cannot write model file " + path + ": " + e.what());
   }
   forestOf(predictor, info, "cannot write model file " + path);
-  writeWithHeader(path, kModelFormatVersion, header, "");
+  writeWithHeader(path, version, header, "");
 }
 
 }  // namespace deeptune::model::internal

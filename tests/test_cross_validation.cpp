@@ -50,7 +50,7 @@ struct Recorder {
 TEST_CASE("cross-validation: every row once, train and test disjoint", "[cv]") {
   const std::vector<int> folds = {2, 0, 1, 2, 2, 0, 1, 1, 0, 5};
   Recorder recorder;
-  const auto predicted = ev::crossValidate(folds.size(), folds, recorder.predictor());
+  const auto predicted = ev::crossValidate(folds.size(), folds, recorder.predictor()).devices;
   REQUIRE(predicted.size() == folds.size());
   REQUIRE(recorder.seen.size() == 4);
   std::multiset<size_t> tested;
@@ -75,9 +75,10 @@ TEST_CASE("cross-validation: workers give the same result as one thread", "[cv]"
   const auto folds =
       ev::foldOfRows(rows, dd::readFoldsCsv(deeptune::test::paperDataDir() + "/folds-amd.csv"));
   const auto predictor = bl::greweTreePredictor(rows);
-  const auto one = ev::crossValidate(rows.size(), folds, predictor, 1);
-  CHECK(ev::crossValidate(rows.size(), folds, predictor, 2) == one);
-  CHECK(ev::crossValidate(rows.size(), folds, predictor, 16) == one);  // more workers than folds
+  const auto one = ev::crossValidate(rows.size(), folds, predictor, 1).devices;
+  CHECK(ev::crossValidate(rows.size(), folds, predictor, 2).devices == one);
+  CHECK(ev::crossValidate(rows.size(), folds, predictor, 16).devices ==
+        one);  // more workers than folds
 }
 
 TEST_CASE("cross-validation: errors", "[cv]") {
@@ -120,7 +121,8 @@ TEST_CASE("grouped folds: leave one suite out", "[cv][grouped]") {
           dd::parseBenchmarkName(rows[i].benchmark).suite);
   }
   const auto predicted = ev::crossValidate(rows.size(), folds, bl::staticMappingPredictor(rows), 2);
-  CHECK(predicted.size() == rows.size());
+  CHECK(predicted.devices.size() == rows.size());
+  CHECK(predicted.gpuProbability.empty());  // the static mapping has no probability
 }
 
 TEST_CASE("grouped folds: by kernel source, no source in two folds", "[cv][grouped]") {

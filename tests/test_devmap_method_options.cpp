@@ -96,9 +96,13 @@ TEST_CASE("a vocabulary per fold sees the training sources only", "[model][optio
     const auto predictor = dm::deeptunePredictor(
         rows, whole, options, {},
         [&](const dm::FoldTraining& record) { seenVocabulary = record.vocabularySize; });
-    const auto devices = predictor(train, test, 0);
+    const auto predicted = predictor(train, test, 0);
     INFO("per fold: " << perFold);
-    REQUIRE(devices.size() == test.size());
+    REQUIRE(predicted.devices.size() == test.size());
+    REQUIRE(predicted.gpuProbability.size() == test.size());  // the network's softmax
+    for (size_t t = 0; t < test.size(); ++t) {
+      CHECK(predicted.devices[t] == (predicted.gpuProbability[t] > 0.5 ? "GPU" : "CPU"));
+    }
     CHECK(seenVocabulary == (perFold ? trainOnly.tokens().size() : whole.tokens().size()));
   }
 }

@@ -140,7 +140,7 @@ TEST_CASE("metrics: mean and spread of repeated runs", "[metrics]") {
 TEST_CASE("metrics: static mapping and oracle", "[metrics]") {
   auto rows = smallRows();
   const auto statics =
-      ev::crossValidate(rows.size(), kSmallFolds, bl::staticMappingPredictor(rows));
+      ev::crossValidate(rows.size(), kSmallFolds, bl::staticMappingPredictor(rows)).devices;
   CHECK(statics == ev::staticDevices(rows, kSmallFolds));
   const auto scores = ev::scoreMethods(rows, kSmallFolds,
                                        {{"static", statics}, {"oracle", ev::oracleDevices(rows)}});
@@ -175,7 +175,7 @@ TEST_CASE("metrics: paper anchors (oracle speedup, static accuracy)", "[metrics]
     INFO(anchor.platform);
     const Paper p = paper(anchor.platform);
     const auto statics =
-        ev::crossValidate(p.rows.size(), p.folds, bl::staticMappingPredictor(p.rows));
+        ev::crossValidate(p.rows.size(), p.folds, bl::staticMappingPredictor(p.rows)).devices;
     CHECK(statics == std::vector<std::string>(p.rows.size(), anchor.staticDevice));
     const auto scores = ev::scoreMethods(p.rows, p.folds, {{"static", statics}});
     const ev::DevmapScores& s = scores[0].overall;

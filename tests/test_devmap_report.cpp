@@ -42,8 +42,8 @@ TEST_CASE("report: AMD paper data, static and grewe", "[report][paper]") {
   const auto rows = dd::readDevmapCsv(dir + "/cgo17-amd.csv");
   const auto folds = ev::foldOfRows(rows, dd::readFoldsCsv(dir + "/folds-amd.csv"));
   const std::vector<ev::MethodPredictions> methods = {
-      {"static", ev::crossValidate(rows.size(), folds, bl::staticMappingPredictor(rows))},
-      {"grewe", ev::crossValidate(rows.size(), folds, bl::greweTreePredictor(rows), 2)}};
+      {"static", ev::crossValidate(rows.size(), folds, bl::staticMappingPredictor(rows)).devices},
+      {"grewe", ev::crossValidate(rows.size(), folds, bl::greweTreePredictor(rows), 2).devices}};
 
   deeptune::test::ScratchDir scratch("deeptune-report");
   const fs::path out = scratch.path / "nested" / "report";
@@ -71,8 +71,8 @@ TEST_CASE("report: AMD paper data, static and grewe", "[report][paper]") {
   CHECK_THAT(summary, Catch::Contains("| SHOC |"));
 
   const std::string metrics = slurp(out / "metrics.csv");
-  CHECK(metrics.rfind("method,suite,accuracy,speedup_mean,speedup_geomean,oracle_pct,rows\n", 0) ==
-        0);
+  CHECK(metrics.rfind("method,suite,accuracy,speedup_mean,speedup_geomean,oracle_pct,rows,ece\n",
+                      0) == 0);
   CHECK(deeptune::test::lineCount(metrics) == 1 + 3 * 8);  // (2 methods + oracle) × (all + 7)
   CHECK_THAT(metrics, Catch::Contains("static,all,58.8235,1.000000,1.000000,"));
   CHECK_THAT(metrics, Catch::Contains("oracle,all,100.0000,3.642212,"));
@@ -196,7 +196,7 @@ TEST_CASE("report: the score table the CLI prints after an evaluation", "[report
   const auto rows = dd::readDevmapCsv(dir + "/cgo17-amd.csv");
   const auto folds = ev::foldOfRows(rows, dd::readFoldsCsv(dir + "/folds-amd.csv"));
   const std::vector<ev::MethodPredictions> methods = {
-      {"static", ev::crossValidate(rows.size(), folds, bl::staticMappingPredictor(rows))}};
+      {"static", ev::crossValidate(rows.size(), folds, bl::staticMappingPredictor(rows)).devices}};
   const std::string table = ev::devmapScoreTable("amd", "paper folds", rows, folds, methods);
   CHECK(table ==
         "amd, paper folds, 680 rows\n"
@@ -229,4 +229,78 @@ TEST_CASE("report: a DeepTune epoch's progress line", "[report]") {
   p.validationAccuracy = 0.75;
   CHECK_THAT(ev::deeptuneEpochLine(0, 1, 0, 10, p, 5),
              Catch::Contains("accuracy 0.812  validation 0.750  ETA 5s"));
+}
+
+TEST_CASE("report: each method's probabilities, calibration error and reliability diagram",
+          "[report][calibration]") {
+  // Six rows of two kernels; "sure" says 0.95 for the device it chooses and is right 3 times of
+  // 6, "honest" says 0.55 and is right 4 times of 6; "plain" has no probability.
+  std::vector<dd::DevmapRow> rows(6);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].index = static_cast<int>(i);
+    rows[i].benchmark = i < 3 ? "npb-3.3-EP-embar" : "npb-3.3-CG-conj_grad";
+    rows[i].dataset = std::to_string(i);
+    rows[i].oracle = i % 2 == 0 ? "GPU" : "CPU";
+    rows[i].runtimeCpu = 2;
+    rows[i].runtimeGpu = 1;
+    if (rows[i].oracle == "CPU") std::swap(rows[i].runtimeCpu, rows[i].runtimeGpu);
+  }
+  const std::vector<int> folds = {0, 0, 0, 1, 1, 1};
+  ev::MethodPredictions sure{"sure", std::vector<std::string>(6, "GPU"), "",
+                             std::vector<double>(6, 0.95)};
+  ev::MethodPredictions honest{"honest",
+                               {"GPU", "GPU", "GPU", "CPU", "CPU", "CPU"},
+                               "",
+                               {0.55, 0.55, 0.55, 0.45, 0.45, 0.45}};
+  ev::MethodPredictions plain{"plain", std::vector<std::string>(6, "CPU")};
+  deeptune::test::ScratchDir scratch("deeptune-report-calibration");
+  const fs::path out = scratch.path / "report";
+  ev::writeDevmapReport(out.string(), "toy", rows, folds, {sure, honest, plain});
+
+  // predictions.csv keeps the probabilities of the methods that have them, after the devices.
+  const std::string predictions = slurp(out / "predictions.csv");
+  CHECK_THAT(predictions,
+             Catch::StartsWith("index,benchmark,dataset,oracle,fold,sure,honest,plain,sure_p_gpu,"
+                               "honest_p_gpu\n"));
+  CHECK_THAT(predictions, Catch::Contains(",GPU,GPU,CPU,0.950000,0.550000\n"));
+  // ECE: sure, one bin (0.9-1.0): |0.5 - 0.95| = 0.45; honest: the 0.5-0.6 bin holds all six
+  // (0.55 sure of its device), right 4 of 6 (rows 0, 2 GPU; rows 3, 5 CPU): |0.667 - 0.55|.
+  const std::string metrics = slurp(out / "metrics.csv");
+  CHECK_THAT(metrics, Catch::Contains("\nsure,all,50.0000,"));
+  CHECK_THAT(metrics, Catch::Contains(",6,0.450000\n"));
+  CHECK_THAT(metrics, Catch::Contains(",6,0.116667\n"));
+  CHECK_THAT(metrics, Catch::Contains("\nplain,all,50.0000,"));
+  // plain's and the oracle's lines (all, and the one suite NPB): no probability, no ECE
+  CHECK(countOf(metrics, ",6,\n") == 4);
+  const std::string calibration = slurp(out / "calibration.csv");
+  CHECK_THAT(calibration, Catch::StartsWith("method,bin_lower,bin_upper,rows,mean_probability,"
+                                            "accuracy,ece\n"));
+  CHECK(countOf(calibration, "\nsure,") == 10);
+  CHECK(countOf(calibration, "\nplain,") == 0);
+  CHECK_THAT(calibration, Catch::Contains("\nsure,0.9,1.0,6,0.950000,0.500000,0.450000\n"));
+  const std::string summary = slurp(out / "summary.md");
+  CHECK_THAT(summary, Catch::Contains("## Calibration"));
+  CHECK_THAT(summary, Catch::Contains("| sure | 0.450 | 50.0% |"));
+  const std::string svg = slurp(out / "reliability.svg");
+  CHECK(xmlProblem(svg).empty());
+  CHECK(countOf(svg, "class=\"marker\"") == 2);  // one non-empty bin per method with probabilities
+  CHECK(countOf(svg, "class=\"diagonal\"") == 1);
+  CHECK_THAT(svg, Catch::Contains("sure (ECE 0.450)"));
+  CHECK(svg.find("plain") == std::string::npos);
+  const std::string table = ev::devmapScoreTable("toy", "2 folds", rows, folds, {sure, plain});
+  CHECK_THAT(table, Catch::Contains("%oracle    ECE\n"));
+  CHECK_THAT(table, Catch::Contains("  0.450\n"));
+  CHECK_THAT(table, Catch::Contains("      -\n"));
+
+  // Without a method with probabilities, neither file is written.
+  const fs::path without = scratch.path / "without";
+  ev::writeDevmapReport(without.string(), "toy", rows, folds, {plain});
+  CHECK(!fs::exists(without / "calibration.csv"));
+  CHECK(!fs::exists(without / "reliability.svg"));
+  // A probability count that does not match the rows is refused.
+  ev::MethodPredictions broken = sure;
+  broken.gpuProbability.pop_back();
+  CHECK_THROWS_AS(
+      ev::writeDevmapReport((scratch.path / "broken").string(), "toy", rows, folds, {broken}),
+      ev::EvaluationError);
 }

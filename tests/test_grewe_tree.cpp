@@ -29,7 +29,7 @@ Measured canonicalAccuracy(const std::string& platform, const bl::TreeOptions& o
   const auto rows = dd::readDevmapCsv(dir + "/cgo17-" + platform + ".csv");
   const auto folds = ev::foldOfRows(rows, dd::readFoldsCsv(dir + "/folds-" + platform + ".csv"));
   const auto predicted =
-      ev::crossValidate(rows.size(), folds, bl::greweTreePredictor(rows, options));
+      ev::crossValidate(rows.size(), folds, bl::greweTreePredictor(rows, options)).devices;
   Measured m;
   for (size_t i = 0; i < rows.size(); ++i) m.correct += predicted[i] == rows[i].oracle ? 1 : 0;
   m.percent = 100.0 * static_cast<double>(m.correct) / static_cast<double>(rows.size());

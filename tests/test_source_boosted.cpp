@@ -100,7 +100,8 @@ TEST_CASE("source-boosted: train's model file predicts what evaluate's fold mode
         model::sourceFeatureViewsName(defaults.sourceBoosted.views));
   CHECK(loaded.info().networks == 0);
   CHECK(loaded.readsStaticCounts());
-  const std::vector<std::string> folded = training::shippedDevmapPredictor(rows)(train, test, 0);
+  const std::vector<std::string> folded =
+      training::shippedDevmapPredictor(rows)(train, test, 0).devices;
   REQUIRE(folded.size() == test.size());
   size_t same = 0, gpu = 0;
   for (size_t t = 0; t < test.size(); ++t) {
@@ -196,7 +197,7 @@ TEST_CASE("source-boosted: views of different features, each with its own models
           "[source-boosted]") {
   const std::vector<data::DevmapRow> rows = amdRows();
   const training::SourceBoostedOptions options =
-      training::sourceBoostedOptions("counts+tokens", "models=2,rounds=10", "test");
+      training::sourceBoostedOptions("counts+tokens", "models=2,rounds=10", "none", "test");
   REQUIRE(options.views.size() == 2);
   std::vector<size_t> train(120);
   for (size_t i = 0; i < train.size(); ++i) train[i] = i;
@@ -222,15 +223,16 @@ TEST_CASE("source-boosted: views of different features, each with its own models
   fitted.forest.pop_back();
   CHECK_THROWS_WITH(model::savePredictorFile(path, fitted.info, fitted.forest),
                     Contains("3 boosted-tree models for 2 feature sets"));
-  CHECK_THROWS_WITH(training::sourceBoostedOptions("counts+", "", "train"),
+  CHECK_THROWS_WITH(training::sourceBoostedOptions("counts+", "", "none", "train"),
                     Contains("train: --source-features"));
-  CHECK_THROWS_WITH(training::sourceBoostedOptions("counts", "depth=0", "evaluate"),
+  CHECK_THROWS_WITH(training::sourceBoostedOptions("counts", "depth=0", "none", "evaluate"),
                     Contains("evaluate: --boosted-trees: 'depth=0'"));
   for (const char* bad : {"seed=1e300", "seed=-1", "rounds=nan", "rounds=2.5", "eta=2", "x=1"}) {
-    CHECK_THROWS_AS(training::sourceBoostedOptions("counts", bad, "train"),
+    CHECK_THROWS_AS(training::sourceBoostedOptions("counts", bad, "none", "train"),
                     training::TrainingError);
   }
-  CHECK(training::sourceBoostedOptions("counts", "seed=7,rounds=80", "train").trees.seed == 7);
+  CHECK(training::sourceBoostedOptions("counts", "seed=7,rounds=80", "none", "train").trees.seed ==
+        7);
 }
 
 TEST_CASE("coarsening: no variant's training sees the kernel it predicts", "[coarsening]") {

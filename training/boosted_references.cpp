@@ -11,19 +11,19 @@
 namespace deeptune::training {
 namespace {
 
-/// Each test row's device by XGBoost (BoostedTreeOptions' defaults) fitted on the training rows'
-/// features and oracle labels.
-std::vector<std::string> boostedDevices(const std::vector<data::DevmapRow>& rows,
-                                        const std::vector<size_t>& train,
-                                        const std::vector<std::vector<float>>& trainFeatures,
-                                        const std::vector<std::vector<float>>& testFeatures) {
+/// Each test row's device and GPU probability by XGBoost (BoostedTreeOptions' defaults) fitted
+/// on the training rows' features and oracle labels.
+data::DevmapPredictions boostedDevices(const std::vector<data::DevmapRow>& rows,
+                                       const std::vector<size_t>& train,
+                                       const std::vector<std::vector<float>>& trainFeatures,
+                                       const std::vector<std::vector<float>>& testFeatures) {
   std::vector<int> labels;
   for (size_t i : train) labels.push_back(rows.at(i).oracle == "GPU" ? 1 : 0);
-  std::vector<std::string> devices;
-  for (double gpu : model::boostedTreeProbabilities(trainFeatures, labels, testFeatures)) {
-    devices.push_back(gpu > 0.5 ? "GPU" : "CPU");
-  }
-  return devices;
+  data::DevmapPredictions predicted;
+  predicted.gpuProbability = model::boostedTreeProbabilities(trainFeatures, labels, testFeatures);
+  for (double gpu : predicted.gpuProbability)
+    predicted.devices.push_back(gpu > 0.5 ? "GPU" : "CPU");
+  return predicted;
 }
 
 }  // namespace

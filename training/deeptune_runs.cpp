@@ -28,7 +28,8 @@ evaluation::MethodPredictions ensembleOf(const std::vector<model::FoldTraining>&
   evaluation::MethodPredictions ensemble{"deeptune-ensemble", {}, "deeptune-ensemble"};
   for (size_t row = 0; row < rowCount; ++row) {
     if (count[row] != runs) throw TrainingError("ensemble: a row lacks a run's prediction");
-    ensemble.devices.push_back(sum[row] / runs > 0.5 ? "GPU" : "CPU");
+    ensemble.gpuProbability.push_back(sum[row] / runs);
+    ensemble.devices.push_back(ensemble.gpuProbability.back() > 0.5 ? "GPU" : "CPU");
   }
   return ensemble;
 }
@@ -101,6 +102,7 @@ evaluation::MethodPredictions stateHeadOf(const std::vector<model::FoldTraining>
   for (const std::string& device : head.devices) {
     if (device.empty()) throw TrainingError(name + ": a row has no prediction");
   }
+  head.gpuProbability = probabilities;
   return head;
 }
 
@@ -160,9 +162,10 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
                                              if (done) done(named);
                                            }),
                                        rows, subset);
+    data::DevmapPredictions predicted =
+        evaluation::crossValidate(rows.size(), foldOfRow, predictor, result.workers);
     result.runs.push_back(
-        {name, evaluation::crossValidate(rows.size(), foldOfRow, predictor, result.workers),
-         "deeptune"});
+        {name, std::move(predicted.devices), "deeptune", std::move(predicted.gpuProbability)});
     result.seeds.push_back(runOptions.train.seed);
     std::sort(
         runFolds.begin(), runFolds.end(),
@@ -174,6 +177,7 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
     if (heads.tree) {
       result.treeHeads.push_back(stateHeadOf(runFolds, rows, headName("deeptune-tree"),
                                              "deeptune-tree", treeHeadFold, probabilities));
+      result.treeHeads.back().gpuProbability.clear();  // a tree's answer, not a probability
     }
     const auto boostedFoldSampling = [&](double columnSample) {
       return [&, columnSample](const FoldFeatures& features) {
@@ -208,7 +212,10 @@ DeepTuneRuns crossValidateDeepTune(const std::vector<data::DevmapRow>& rows,
   if (seeds > 1) result.ensemble = ensembleOf(result.folds, rows.size(), seeds);
   const auto averaged = [seeds](const std::string& name, const std::vector<double>& sums) {
     evaluation::MethodPredictions ensemble{name, {}, name};
-    for (double sum : sums) ensemble.devices.push_back(sum / seeds > 0.5 ? "GPU" : "CPU");
+    for (double sum : sums) {
+      ensemble.gpuProbability.push_back(sum / seeds);
+      ensemble.devices.push_back(sum / seeds > 0.5 ? "GPU" : "CPU");
+    }
     return ensemble;
   };
   if (seeds > 1 && heads.boosted) {

@@ -258,8 +258,9 @@ std::string sourceBoostedSettings(const DevmapEvaluationRequest& request) {
   };
   if (has("source-boosted")) line += "source-boosted: " + describe(request.sourceBoosted) + "; ";
   if (has("shipped")) {
+    const TrainRequest defaults;  // (a named value: GCC 12 warns of a temporary's string here)
     line += "shipped (train's default, " + defaultMethod("devmap") +
-            "): " + describe(TrainRequest{}.sourceBoosted) + "; ";
+            "): " + describe(defaults.sourceBoosted) + "; ";
   }
   return line.empty() ? line : line.substr(0, line.size() - 2);
 }
@@ -277,11 +278,13 @@ std::vector<ValidationScore> validateMethods(const DevmapEvaluationRequest& requ
   }
   std::vector<ValidationScore> scores = validationScores(
       request.rows, request.protocol, methods, request.deeptune.train.seed, request.workers);
-  std::string csv = data::csvRow({"method", "accuracy", "suite_mean", "predictions"});
+  std::string csv = data::csvRow({"method", "accuracy", "suite_mean", "predictions", "ece"});
   for (const ValidationScore& score : scores) {
-    csv += data::csvRow({score.method, evaluation::formatNumber("%.4f", 100 * score.accuracy),
-                         evaluation::formatNumber("%.4f", 100 * score.suiteMean),
-                         std::to_string(score.predictions)});
+    csv += data::csvRow(
+        {score.method, evaluation::formatNumber("%.4f", 100 * score.accuracy),
+         evaluation::formatNumber("%.4f", 100 * score.suiteMean), std::to_string(score.predictions),
+         score.calibrationError >= 0 ? evaluation::formatNumber("%.6f", score.calibrationError)
+                                     : ""});
   }
   data::writeFileAtomically(request.reportDir + "/validation.csv", csv);
   return scores;

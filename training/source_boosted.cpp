@@ -1,6 +1,7 @@
 // The source-boosted predictor: fitted on rows, saved as a model file or predicting a fold.
 #include "training/source_boosted.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -12,6 +13,7 @@
 #include "model/model_error.hpp"
 #include "tokenizer/kernel_inputs.hpp"
 #include "training/training_error.hpp"
+#include "training/validation_scores.hpp"
 
 namespace deeptune::training {
 namespace {
@@ -53,6 +55,101 @@ std::vector<float> featureRow(const model::SourceFeatureSet& features,
                                  std::vector<double>(example.aux.begin(), example.aux.end()));
 }
 
+/// The forest of `options` fitted on the `train` rows' examples (no calibration).
+std::vector<model::BoostedTreeHead> fitForest(RowExamples& examples,
+                                              const std::vector<size_t>& train,
+                                              size_t vocabularySize,
+                                              const SourceBoostedOptions& options) {
+  std::vector<std::vector<std::vector<float>>> features(options.views.size());
+  std::vector<int> labels;
+  for (size_t i : train) {
+    const model::Example example = examples(i);
+    for (size_t v = 0; v < options.views.size(); ++v) {
+      features[v].push_back(featureRow(options.views[v], example, vocabularySize));
+    }
+    labels.push_back(example.label);
+  }
+  std::vector<model::BoostedTreeHead> forest;
+  for (int m = 0; m < options.models; ++m) {  // member m * views + v reads view v
+    model::BoostedTreeOptions trees = options.trees;
+    trees.seed += static_cast<uint64_t>(m);
+    for (size_t v = 0; v < options.views.size(); ++v) {
+      forest.push_back(model::fitBoostedTreeHead(features[v], labels, trees));
+    }
+  }
+  return forest;
+}
+
+/// What `predictor` answers for each of `rows`, as predict decides (the device of the larger
+/// probability), with the GPU's probability.
+data::DevmapPredictions predictRows(const model::InferenceModel& predictor, RowExamples& examples,
+                                    const std::vector<size_t>& rows) {
+  data::DevmapPredictions predicted;
+  for (size_t i : rows) {
+    const std::vector<float> p = predictor.predict(examples(i));
+    predicted.devices.push_back(p[1] > p[0] ? "GPU" : "CPU");
+    predicted.gpuProbability.push_back(p[1]);
+  }
+  return predicted;
+}
+
+/// options.calibration fitted on inner folds of `train`: each inner fold's rows predicted by the
+/// forest fitted on the others.
+model::ProbabilityCalibration innerFoldCalibration(RowExamples& examples,
+                                                   const std::vector<data::DevmapRow>& rows,
+                                                   const std::vector<size_t>& train,
+                                                   const model::ModelInfo& info,
+                                                   const SourceBoostedOptions& options) {
+  const std::vector<std::vector<size_t>> inner = innerFolds(rows, train, options.trees.seed);
+  if (std::count_if(inner.begin(), inner.end(), [](const auto& f) { return !f.empty(); }) < 2) {
+    throw TrainingError("source-boosted: --calibration needs training rows of two sources or more");
+  }
+  std::vector<double> heldOut;
+  std::vector<int> labels;
+  for (size_t k = 0; k < inner.size(); ++k) {
+    if (inner[k].empty()) continue;
+    std::vector<size_t> fit;
+    for (size_t other = 0; other < inner.size(); ++other) {
+      if (other != k) fit.insert(fit.end(), inner[other].begin(), inner[other].end());
+    }
+    std::sort(fit.begin(), fit.end());
+    const model::InferenceModel predictor = model::InferenceModel::ofPredictor(
+        info, fitForest(examples, fit, info.vocabulary.size(), options));
+    const std::vector<double> gpu = predictRows(predictor, examples, inner[k]).gpuProbability;
+    heldOut.insert(heldOut.end(), gpu.begin(), gpu.end());
+    for (size_t i : inner[k]) labels.push_back(rows[i].oracle == "GPU" ? 1 : 0);
+  }
+  try {
+    return model::fitCalibration(options.calibration, heldOut, labels);
+  } catch (const model::ModelError& e) {
+    throw TrainingError("source-boosted: " + std::string(e.what()));
+  }
+}
+
+/// fitSourceBoosted with the caller's examples (each source tokenized once for every fit).
+SourceBoostedModel fitWithExamples(RowExamples& examples, const std::vector<data::DevmapRow>& rows,
+                                   const std::vector<size_t>& train,
+                                   const tokenizer::Vocabulary& vocabulary,
+                                   const SourceBoostedOptions& options) {
+  if (train.empty()) throw TrainingError("source-boosted: no training row");
+  if (options.models < 1 || options.models > 64) {
+    throw TrainingError("source-boosted: 1 to 64 boosted-tree models");
+  }
+  if (options.views.empty() || options.views.size() * static_cast<size_t>(options.models) > 64) {
+    throw TrainingError("source-boosted: 1 to 64 boosted-tree models over 1 to 8 feature sets");
+  }
+  SourceBoostedModel fitted;
+  fitted.info = model::devmapModelInfo(vocabulary, kSourceBoostedMaxLength, false);
+  fitted.info.method = "source-boosted";
+  fitted.info.sourceFeatures = model::sourceFeatureViewsName(options.views);
+  fitted.info.trainingRows = static_cast<int>(train.size());
+  fitted.forest = fitForest(examples, train, vocabulary.size(), options);
+  if (options.calibration != "none") {
+    fitted.info.calibration = innerFoldCalibration(examples, rows, train, fitted.info, options);
+  }
+  return fitted;
+}
+
 }  // namespace
 
 SourceBoostedOptions tokenBoostedOptions() {
@@ -66,36 +163,8 @@ SourceBoostedModel fitSourceBoosted(const std::vector<data::DevmapRow>& rows,
                                     const std::vector<size_t>& train,
                                     const tokenizer::Vocabulary& vocabulary,
                                     const SourceBoostedOptions& options) {
-  if (train.empty()) throw TrainingError("source-boosted: no training row");
-  if (options.models < 1 || options.models > 64) {
-    throw TrainingError("source-boosted: 1 to 64 boosted-tree models");
-  }
-  if (options.views.empty() || options.views.size() * static_cast<size_t>(options.models) > 64) {
-    throw TrainingError("source-boosted: 1 to 64 boosted-tree models over 1 to 8 feature sets");
-  }
   RowExamples examples(rows, vocabulary);
-  std::vector<std::vector<std::vector<float>>> features(options.views.size());
-  std::vector<int> labels;
-  for (size_t i : train) {
-    const model::Example example = examples(i);
-    for (size_t v = 0; v < options.views.size(); ++v) {
-      features[v].push_back(featureRow(options.views[v], example, vocabulary.size()));
-    }
-    labels.push_back(example.label);
-  }
-  SourceBoostedModel fitted;
-  fitted.info = model::devmapModelInfo(vocabulary, kSourceBoostedMaxLength, false);
-  fitted.info.method = "source-boosted";
-  fitted.info.sourceFeatures = model::sourceFeatureViewsName(options.views);
-  fitted.info.trainingRows = static_cast<int>(train.size());
-  for (int m = 0; m < options.models; ++m) {  // member m * views + v reads view v
-    model::BoostedTreeOptions trees = options.trees;
-    trees.seed += static_cast<uint64_t>(m);
-    for (size_t v = 0; v < options.views.size(); ++v) {
-      fitted.forest.push_back(model::fitBoostedTreeHead(features[v], labels, trees));
-    }
-  }
-  return fitted;
+  return fitWithExamples(examples, rows, train, vocabulary, options);
 }
 
 data::DevmapPredictor sourceBoostedPredictor(const std::vector<data::DevmapRow>& rows,
@@ -106,22 +175,24 @@ data::DevmapPredictor sourceBoostedPredictor(const std::vector<data::DevmapRow>&
     for (size_t i : train) sources.push_back(data->at(i).src);
     const tokenizer::Vocabulary vocabulary =
         tokenizer::Vocabulary::deriveFromTexts(sources, "the fold's training sources");
-    SourceBoostedModel fitted = fitSourceBoosted(*data, train, vocabulary, options);
+    RowExamples examples(*data, vocabulary);
+    SourceBoostedModel fitted = fitWithExamples(examples, *data, train, vocabulary, options);
     const model::InferenceModel predictor =
         model::InferenceModel::ofPredictor(std::move(fitted.info), std::move(fitted.forest));
-    RowExamples examples(*data, vocabulary);
-    std::vector<std::string> devices;
-    for (size_t i : test) {
-      const std::vector<float> p = predictor.predict(examples(i));
-      devices.push_back(p[1] > p[0] ? "GPU" : "CPU");
-    }
-    return devices;
+    return predictRows(predictor, examples, test);
   };
 }
 
 SourceBoostedOptions sourceBoostedOptions(const std::string& features, const std::string& text,
+                                          const std::string& calibration,
                                           const std::string& command) {
   SourceBoostedOptions options;
+  const auto& methods = model::calibrationMethods();
+  if (std::find(methods.begin(), methods.end(), calibration) == methods.end()) {
+    throw TrainingError(command + ": --calibration is none, platt, temperature or isotonic, not '" +
+                        calibration + "'");
+  }
+  options.calibration = calibration;
   try {
     options.views = model::parseSourceFeatureViews(features);
   } catch (const model::ModelError& e) {
@@ -164,7 +235,8 @@ std::string treeSettingsText(const SourceBoostedOptions& options) {
                 options.trees.rounds, options.trees.maxDepth, options.trees.learningRate,
                 options.trees.columnSample, options.models,
                 static_cast<unsigned long long>(options.trees.seed));
-  return text;
+  return std::string(text) +
+         (options.calibration == "none" ? "" : ", calibration " + options.calibration);
 }
 
 }  // namespace deeptune::training

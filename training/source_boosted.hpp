@@ -23,6 +23,10 @@ struct SourceBoostedOptions {
   std::vector<model::SourceFeatureSet> views{model::SourceFeatureSet{false, true, false}};
   model::BoostedTreeOptions trees{50, 6, 0.3, 0.5, 0};
   int models = 1;  ///< boosted-tree models averaged, with seeds trees.seed, + 1, ...
+  /// How the probability is calibrated (model::calibrationMethods()): fitted to the held-out
+  /// probabilities of kInnerFolds inner folds of the training rows grouped by source (dealt with
+  /// seed trees.seed), each predicted by the same predictor fitted on the others.
+  std::string calibration = "none";
 };
 
 /// The token-boosted reference's settings: the token counts alone, XGBoost's defaults (50
@@ -39,8 +43,10 @@ struct SourceBoostedModel {
 };
 
 /// Fits the predictor on the `train` rows of `rows`: their oracle labels, and what prediction
-/// reads of each (tokenizer::kernelInputs of the source under `vocabulary`, the launch inputs).
-/// Throws TrainingError for no training row, the model module's ModelError from XGBoost.
+/// reads of each (tokenizer::kernelInputs of the source under `vocabulary`, the launch inputs);
+/// with options.calibration, its calibration on inner folds of the same rows. Throws
+/// TrainingError for no training row (or fewer than two sources to calibrate on), the model
+/// module's ModelError from XGBoost.
 SourceBoostedModel fitSourceBoosted(const std::vector<data::DevmapRow>& rows,
                                     const std::vector<size_t>& train,
                                     const tokenizer::Vocabulary& vocabulary,
@@ -48,18 +54,21 @@ SourceBoostedModel fitSourceBoosted(const std::vector<data::DevmapRow>& rows,
 
 /// The cross-validation method: per fold, the vocabulary of the training sources,
 /// fitSourceBoosted, and each test row predicted by the model it made (model::InferenceModel),
-/// as `deeptune predict` would.
+/// as `deeptune predict` would, with its (calibrated) GPU probability.
 data::DevmapPredictor sourceBoostedPredictor(const std::vector<data::DevmapRow>& rows,
                                              const SourceBoostedOptions& options);
 
 /// The options of a command line: `features` as model::parseSourceFeatureSet reads them, and
 /// `trees` comma-separated key=value pairs: rounds, depth, eta, colsample, models, seed (e.g.
-/// "rounds=100,depth=4"; keys not named keep their default). Throws TrainingError naming
-/// `command`'s option (--source-features, --boosted-trees) and the bad part.
+/// "rounds=100,depth=4"; keys not named keep their default), `calibration` a
+/// model::calibrationMethods() name. Throws TrainingError naming `command`'s option
+/// (--source-features, --boosted-trees, --calibration) and the bad part.
 SourceBoostedOptions sourceBoostedOptions(const std::string& features, const std::string& trees,
+                                          const std::string& calibration,
                                           const std::string& command);
 
-/// The settings as withTreeSettings reads them, every key named ("rounds=50,depth=6,...").
+/// The settings as withTreeSettings reads them, every key named ("rounds=50,depth=6,..."), and
+/// ", calibration C" unless it is none.
 std::string treeSettingsText(const SourceBoostedOptions& options);
 
 }  // namespace deeptune::training

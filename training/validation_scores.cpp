@@ -7,6 +7,7 @@
 #include <random>
 
 #include "data/parallel_for.hpp"
+#include "evaluation/calibration_metrics.hpp"
 #include "evaluation/devmap_metrics.hpp"
 
 namespace deeptune::training {
@@ -15,8 +16,8 @@ namespace {
 /// Correct and total predictions per suite.
 using SuiteTally = std::map<std::string, std::pair<size_t, size_t>>;
 
-/// The inner folds of `train`: its sources in order of first appearance, shuffled with `seed`,
-/// source j in inner fold j % kInnerFolds; returns each inner fold's rows (ascending).
+}  // namespace
+
 std::vector<std::vector<size_t>> innerFolds(const std::vector<data::DevmapRow>& rows,
                                             const std::vector<size_t>& train, uint64_t seed) {
   std::vector<std::string> sources;
@@ -35,15 +36,19 @@ std::vector<std::vector<size_t>> innerFolds(const std::vector<data::DevmapRow>& 
   return folds;
 }
 
-}  // namespace
-
 std::vector<ValidationScore> validationScores(
     const std::vector<data::DevmapRow>& rows, const evaluation::Protocol& protocol,
     const std::vector<std::pair<std::string, data::DevmapPredictor>>& methods, uint64_t seed,
     int workers) {
-  // tallies[method][outer fold]: filled by one thread per outer fold, summed afterwards.
-  std::vector<std::vector<SuiteTally>> tallies(
-      methods.size(), std::vector<SuiteTally>(static_cast<size_t>(protocol.folds)));
+  // tallies[method][outer fold]: filled by one thread per outer fold, summed afterwards; so are
+  // the probabilities of the chosen devices and whether they were right, for the methods that
+  // give them.
+  const size_t folds = static_cast<size_t>(protocol.folds);
+  std::vector<std::vector<SuiteTally>> tallies(methods.size(), std::vector<SuiteTally>(folds));
+  std::vector<std::vector<std::vector<double>>> confidence(methods.size(),
+                                                           std::vector<std::vector<double>>(folds));
+  std::vector<std::vector<std::vector<bool>>> right(methods.size(),
+                                                    std::vector<std::vector<bool>>(folds));
   data::parallelFor(static_cast<size_t>(protocol.folds), workers, [&](size_t fold) {
     const std::vector<size_t> train = protocol.rowsOf(static_cast<int>(fold)).train;
     const auto inner = innerFolds(rows, train, seed + fold);
@@ -55,12 +60,19 @@ std::vector<ValidationScore> validationScores(
       }
       std::sort(fit.begin(), fit.end());
       for (size_t m = 0; m < methods.size(); ++m) {
-        const auto predicted = methods[m].second(fit, inner[k], static_cast<int>(fold));
+        const data::DevmapPredictions predicted =
+            methods[m].second(fit, inner[k], static_cast<int>(fold));
+        const bool probabilities = predicted.gpuProbability.size() == inner[k].size();
         for (size_t t = 0; t < inner[k].size(); ++t) {
           const data::DevmapRow& row = rows[inner[k][t]];
+          const std::string& device = predicted.devices.at(t);
           auto& tally = tallies[m][fold][evaluation::suiteOf(row)];
-          tally.first += predicted.at(t) == row.oracle ? 1 : 0;
+          tally.first += device == row.oracle ? 1 : 0;
           tally.second += 1;
+          if (!probabilities) continue;
+          const double gpu = predicted.gpuProbability[t];
+          confidence[m][fold].push_back(device == "GPU" ? gpu : 1 - gpu);
+          right[m][fold].push_back(device == row.oracle);
         }
       }
     }
@@ -75,6 +87,13 @@ std::vector<ValidationScore> validationScores(
       }
     }
     ValidationScore score{methods[m].first};
+    std::vector<double> allConfidence;
+    std::vector<bool> allRight;
+    for (size_t fold = 0; fold < folds; ++fold) {
+      allConfidence.insert(allConfidence.end(), confidence[m][fold].begin(),
+                           confidence[m][fold].end());
+      allRight.insert(allRight.end(), right[m][fold].begin(), right[m][fold].end());
+    }
     size_t correct = 0;
     for (const auto& [suite, tally] : total) {
       correct += tally.first;
@@ -84,6 +103,9 @@ std::vector<ValidationScore> validationScores(
     if (!total.empty()) score.suiteMean /= static_cast<double>(total.size());
     if (score.predictions > 0) {
       score.accuracy = static_cast<double>(correct) / static_cast<double>(score.predictions);
+    }
+    if (!allConfidence.empty() && allConfidence.size() == score.predictions) {
+      score.calibrationError = evaluation::calibrationScores(allConfidence, allRight).expectedError;
     }
     scores.push_back(score);
   }
@@ -95,12 +117,16 @@ std::string validationTable(const std::string& platform, const std::string& prot
   std::string text = platform + ", " + protocol + ": validation on " + std::to_string(kInnerFolds) +
                      " inner folds of each fold's training sources (no test row read)\n";
   char line[200];
-  std::snprintf(line, sizeof line, "%-20s %9s %10s %12s\n", "method", "accuracy", "suite mean",
-                "predictions");
+  std::snprintf(line, sizeof line, "%-20s %9s %10s %12s %7s\n", "method", "accuracy", "suite mean",
+                "predictions", "ECE");
   text += line;
   for (const ValidationScore& score : scores) {
-    std::snprintf(line, sizeof line, "%-20s %8.1f%% %9.1f%% %12zu\n", score.method.c_str(),
-                  100 * score.accuracy, 100 * score.suiteMean, score.predictions);
+    char ece[16] = "      -";
+    if (score.calibrationError >= 0) {
+      std::snprintf(ece, sizeof ece, "%7.3f", score.calibrationError);
+    }
+    std::snprintf(line, sizeof line, "%-20s %8.1f%% %9.1f%% %12zu %s\n", score.method.c_str(),
+                  100 * score.accuracy, 100 * score.suiteMean, score.predictions, ece);
     text += line;
   }
   return text;

@@ -16,12 +16,21 @@ namespace deeptune::training {
 /// Inner folds per outer fold.
 constexpr int kInnerFolds = 5;
 
+/// The inner folds of `train` (indices into `rows`): its sources in order of first appearance,
+/// shuffled with mt19937_64(`seed`), source j in inner fold j % kInnerFolds; each inner fold's
+/// rows, ascending (an inner fold is empty when there are fewer sources than folds).
+std::vector<std::vector<size_t>> innerFolds(const std::vector<data::DevmapRow>& rows,
+                                            const std::vector<size_t>& train, uint64_t seed);
+
 /// One method's score on validation.
 struct ValidationScore {
   std::string method;
   double accuracy = 0;     ///< over every inner prediction of every outer fold, in [0, 1]
   double suiteMean = 0;    ///< the mean of the per-suite accuracies, in [0, 1]
   size_t predictions = 0;  ///< rows predicted (each training row once per outer fold)
+  /// The expected calibration error of every inner prediction's probability
+  /// (evaluation/calibration_metrics.hpp); -1 for a method without probabilities.
+  double calibrationError = -1;
 };
 
 /// Each method's validation score under `protocol`: for every outer fold, its training rows'

@@ -12,13 +12,16 @@
 
 namespace deeptune::model::internal {
 
-/// The newest format this program writes: 7 for a predictor without a network
-/// (ModelInfo::method "source-boosted" or "fixed-factor"), 6 for a model whose labels name measured
-/// devices (ModelInfo::deviceNames), 5 for a file of several networks or with boosted-tree heads,
-/// else 4 (which older versions of deeptune also read). It reads 7, 6, 5, 4 and 3 everywhere (the
-/// same weights; the checksum of 4 to 6 is XXH3-64, 3's data::legacy64) and 2 (weights as a
-/// LibTorch archive) only where LibTorch is linked (DeepTuneModel::load).
-constexpr int kModelFormatVersion = 7;
+/// The newest format this program writes: 8 for a predictor whose probability is calibrated
+/// (ModelInfo::calibration), 7 for a predictor without a network (ModelInfo::method
+/// "source-boosted" or "fixed-factor") and a pretrained language model, 6 for a model whose labels
+/// name measured devices (ModelInfo::deviceNames), 5 for a file of several networks or with
+/// boosted-tree heads, else 4 (which older versions of deeptune also read): each file the oldest
+/// version that holds it. It reads 8 to 3 everywhere (the same weights; the checksum of 4 and up
+/// is XXH3-64, 3's data::legacy64) and 2 (weights as a LibTorch archive) only where LibTorch is
+/// linked (DeepTuneModel::load).
+constexpr int kModelFormatVersion = 8;
+constexpr int kPredictorFormatVersion = 7;
 constexpr int kMeasuredDevicesFormatVersion = 6;
 constexpr int kEnsembleFormatVersion = 5;
 constexpr int kSingleNetworkFormatVersion = 4;

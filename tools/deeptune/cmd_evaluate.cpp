@@ -18,7 +18,7 @@ namespace {
 struct EvaluateArguments {
   training::DevmapEvaluationRequest request;
   std::string task, dataPath, foldsPath, methodList, protocol;
-  std::string batching, lstm, pretrainCorpus, sourceFeatures, treeSettings;
+  std::string batching, lstm, pretrainCorpus, sourceFeatures, treeSettings, calibration;
 };
 
 po::options_description evaluateOptions(EvaluateArguments& a) {
@@ -38,6 +38,10 @@ po::options_description evaluateOptions(EvaluateArguments& a) {
        "what source-boosted reads: tokens, counts, ratios; views joined by + (e.g. counts+tokens)")
       ("boosted-trees", po::value(&a.treeSettings), "source-boosted's trees (default rounds=50,"
        "depth=6,eta=0.3,colsample=0.5,models=1,seed=0)")
+      ("calibration",
+       po::value(&a.calibration)->default_value(training::SourceBoostedOptions{}.calibration),
+       "source-boosted's probability: none, platt, temperature or isotonic, fitted on 5 inner "
+       "folds of each fold's training sources")
       ("validation", "score on 5 inner folds of each fold's training sources, not the test folds")
       ("report", po::value(&a.request.reportDir)->required(), "report folder to write")
       ("platform", po::value(&a.request.platform), "platform name in the report (default: from --data)")
@@ -108,7 +112,7 @@ int runEvaluate(const Args& args) {
   request.ensemble = vm.count("ensemble") > 0;
   request.validation = vm.count("validation") > 0;
   request.sourceBoosted =
-      training::sourceBoostedOptions(a.sourceFeatures, a.treeSettings, "evaluate");
+      training::sourceBoostedOptions(a.sourceFeatures, a.treeSettings, a.calibration, "evaluate");
   request.protocol.subset.seed = request.deeptune.train.seed;
   training::checkDevmapEvaluationRequest(request);
   if (!a.pretrainCorpus.empty()) training::addPretrainCorpus(request, a.pretrainCorpus);

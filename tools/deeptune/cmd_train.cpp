@@ -16,7 +16,7 @@ namespace {
 /// The command line of train: the library's request and the CLI's paths and names.
 struct TrainArguments {
   training::TrainRequest request;
-  std::string dataPath, output, batching, lstm, sourceFeatures, treeSettings;
+  std::string dataPath, output, batching, lstm, sourceFeatures, treeSettings, calibration;
 };
 
 po::options_description trainOptions(TrainArguments& a) {
@@ -29,6 +29,10 @@ po::options_description trainOptions(TrainArguments& a) {
       ("source-features", po::value(&a.sourceFeatures)->default_value("counts"),
        "source-boosted: tokens, counts, ratios; views joined by +")
       ("boosted-trees", po::value(&a.treeSettings), "source-boosted: e.g. rounds=50,depth=6 (evaluate --help)")
+      ("calibration",
+       po::value(&a.calibration)->default_value(training::SourceBoostedOptions{}.calibration),
+       "source-boosted: none, platt, temperature or isotonic, fitted on 5 inner folds of the "
+       "training sources and kept in the model file")
       ("data", po::value(&a.dataPath)->required(),
        "labelled CSV (devmap: e.g. cgo17-amd.csv, or a CSV `deeptune measure` wrote on two "
        "devices; coarsening: e.g. pact-2014-runtimes.csv)")
@@ -86,7 +90,8 @@ int runTrain(const Args& args) {
   request.boostedHeadCounts = vm.count("boosted-head-counts") > 0;
   request.boostedHead = vm.count("boosted-head") > 0 || request.boostedHeadCounts;
   request.paperPadding = vm.count("paper-padding") > 0;
-  request.sourceBoosted = training::sourceBoostedOptions(a.sourceFeatures, a.treeSettings, "train");
+  request.sourceBoosted =
+      training::sourceBoostedOptions(a.sourceFeatures, a.treeSettings, a.calibration, "train");
   training::checkTrainRequest(request);
   if (!request.fromPath.empty()) {
     request.fromPath = startingModelPath(request.fromPath, vm, "train");
