@@ -60,6 +60,14 @@ std::unique_ptr<DeviceModel> openModel(const AdvisorOptions& options) {
                                                            : options.model);
 }
 
+/// Throws ApiError for options no advisor can follow.
+void checkOptions(const AdvisorOptions& options) {
+  if (!(options.minProbability >= 0 && options.minProbability <= 1)) {
+    throw ApiError("AdvisorOptions::minProbability is 0 to 1, not " +
+                   std::to_string(options.minProbability));
+  }
+}
+
 }  // namespace
 
 struct Advisor::Impl {
@@ -157,6 +165,25 @@ struct Advisor::Impl {
     return decision;
   }
 
+  /// The model's `decision` when its probability is at least options.minProbability; else the
+  /// fallback's device, flagged, with the model's probability of that device.
+  void applyMinProbability(Decision& decision, uint64_t transfer) const {
+    if (decision.fallback || !(decision.probability < options.minProbability)) return;
+    char reason[200];
+    std::snprintf(reason, sizeof reason,
+                  "the model is unsure: probability %.3f of %s, below the advisor's minimum %g",
+                  decision.probability, decision.deviceType.c_str(), options.minProbability);
+    const std::string ruled = fallback(decision.kernel, transfer, "").deviceType;
+    if (ruled != decision.deviceType) {
+      decision.probability = 1 - decision.probability;
+      decision.modelDevice.clear();  // the rule chooses a device type, not a measured device
+    }
+    decision.deviceType = ruled;
+    decision.fallback = true;
+    decision.method = "fallback";
+    decision.reason = reason;
+  }
+
   /// The cached answer for the kernel and sizes, if any.
   bool lookUp(uint64_t rawKey, const SizeKey& sizes, Decision& out) const {
     std::lock_guard<std::mutex> lock(cacheMutex);
@@ -217,6 +244,7 @@ struct Advisor::Impl {
             decision = fallback(query.kernel, sizes.transfer,
                                 "the model answered '" + decision.deviceType + "'");
           }
+          applyMinProbability(decision, sizes.transfer);
         } catch (const std::exception& e) {
           decision = fallback(query.kernel, sizes.transfer, e.what());
         }
@@ -225,7 +253,7 @@ struct Advisor::Impl {
     decision.transferBytes = sizes.transfer;
     decision.wgsize = sizes.wgsize;
     std::lock_guard<std::mutex> lock(cacheMutex);
-    if (decision.fallback) {
+    if (decision.fallback && decision.normalizedHash == 0) {  // the model did not answer
       fallbacks.emplace(sizes, decision);
     } else {
       normalizedOf.emplace(rawKey, decision.normalizedHash);
@@ -287,6 +315,7 @@ struct Advisor::Impl {
 };
 
 Advisor::Advisor(AdvisorOptions options) : impl_(std::make_unique<Impl>()) {
+  checkOptions(options);
   impl_->options = std::move(options);
   try {
     impl_->model = openModel(impl_->options);
@@ -297,6 +326,7 @@ Advisor::Advisor(AdvisorOptions options) : impl_(std::make_unique<Impl>()) {
 
 Advisor::Advisor(std::unique_ptr<DeviceModel> model, AdvisorOptions options)
     : impl_(std::make_unique<Impl>()) {
+  checkOptions(options);
   impl_->options = std::move(options);
   impl_->model = std::move(model);
   if (!impl_->model) impl_->modelProblem = "no model given";

@@ -31,6 +31,11 @@ struct AdvisorOptions {
   std::string deeptuneExecutable;         ///< outOfProcess: empty = $DEEPTUNE_EXECUTABLE or PATH
   double predictionTimeoutSeconds = 120;  ///< outOfProcess: per answer
   uint64_t fallbackGpuBytes = kDefaultFallbackGpuBytes;
+  /// The model's answers whose probability is below this (0 to 1; 0: never) give way to the
+  /// fallback's device, flagged `fallback` with the model's probability in `reason`: the shipped
+  /// model's probability is calibrated on programs it did not learn from, so 0.8 means right
+  /// about 8 times in 10 (docs/embedding.md measures what each threshold costs and gains).
+  double minProbability = 0;
   /// At most this long (milliseconds) an advise() call waits for the model on a kernel it has
   /// not seen; past it, the call answers with the fallback (flagged `deferred`) while the model
   /// goes on in the advisor's background thread and caches its answer for the next launch.
@@ -63,6 +68,7 @@ class Advisor {
  public:
   /// Loads the model (in this process, or starts the service). A model that cannot be loaded
   /// is not an error: every decision then falls back, with the load error as its reason.
+  /// Throws ApiError for a minProbability outside [0, 1].
   explicit Advisor(AdvisorOptions options = {});
   /// With another model runner (a test stand-in, a model of the user's own kind).
   Advisor(std::unique_ptr<DeviceModel> model, AdvisorOptions options = {});

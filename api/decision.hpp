@@ -42,6 +42,13 @@ struct Decision {
 
   size_t tokens = 0;             ///< tokens the model read (after truncation)
   size_t skippedCharacters = 0;  ///< characters outside the model's vocabulary (ignored)
+  /// How unlike the model's training data the kernel is (docs/results.md, "How far from what it
+  /// learned"): the share of its normalized characters outside the model's vocabulary (0 to 1),
+  /// and its distance to the nearest program the model was trained on (0: the token mix of one
+  /// of them, 1: no token in common; -1 when the model file does not keep its programs or for a
+  /// fallback).
+  double unknownShare = 0;
+  double nearestDistance = -1;
   /// Names the source uses but declares nowhere (a host -D or header not given).
   std::vector<std::string> undeclared;
   /// Hash of the normalized kernel the model read: equal for sources that differ only in what

@@ -32,8 +32,12 @@ std::string decisionText(const Decision& decision, const Predictor& predictor) {
   const std::string device = decision.modelDevice.empty()
                                  ? decision.deviceType
                                  : decision.modelDevice + " (" + decision.deviceType + ")";
-  return formatText("%s: %s (probability %.2f%s; %s)\n", decision.kernel.c_str(), device.c_str(),
-                    decision.probability, ensemble.c_str(), decision.method.c_str());
+  const std::string novelty = decision.nearestDistance >= 0
+                                  ? formatText("; novelty %.2f", decision.nearestDistance)
+                                  : std::string();
+  return formatText("%s: %s (probability %.2f%s; %s%s)\n", decision.kernel.c_str(), device.c_str(),
+                    decision.probability, ensemble.c_str(), decision.method.c_str(),
+                    novelty.c_str());
 }
 
 std::string decisionJson(const Decision& decision, const std::string& file,
@@ -44,6 +48,9 @@ std::string decisionJson(const Decision& decision, const std::string& file,
   result["device"] = decision.deviceType;
   if (!decision.modelDevice.empty()) result["device_name"] = decision.modelDevice;
   result["probability"] = decision.probability;
+  result["unknown_share"] = decision.unknownShare;
+  result["nearest_distance"] =
+      decision.nearestDistance >= 0 ? nlohmann::json(decision.nearestDistance) : nlohmann::json();
   result["method"] = decision.method;
   result["networks"] = predictor.networks();
   if (decision.method == "deeptune") {

@@ -29,6 +29,8 @@ struct EncodedKernel {
   std::vector<int> tokens;
   std::vector<float> staticCounts;  ///< read by a source-boosted predictor
   size_t skipped = 0;
+  double unknownShare = 0;      ///< skipped / the kernel's characters
+  double nearestDistance = -1;  ///< to the model's nearest training program (-1: not kept)
   std::vector<std::string> undeclared;
 };
 
@@ -119,6 +121,10 @@ struct LoadedModel {
         tokenizer::kernelInputs(vocabulary, extract, static_cast<size_t>(network.info().maxLength),
                                 fileName, network.readsStaticCounts());
     encoded.skipped = inputs.skipped;
+    encoded.unknownShare =
+        extract.empty() ? 0
+                        : static_cast<double>(inputs.skipped) / static_cast<double>(extract.size());
+    encoded.nearestDistance = network.nearestDistance(inputs.tokens);
     encoded.tokens = std::move(inputs.tokens);
     encoded.staticCounts = std::move(inputs.staticCounts);
     encoded.kernel = kernel;
@@ -198,6 +204,8 @@ Decision decide(const model::InferenceModel& network, const EncodedKernel& encod
   decision.transferBytes = static_cast<uint64_t>(dsizeBytes);
   decision.wgsize = static_cast<size_t>(wgsize);
   decision.skippedCharacters = encoded.skipped;
+  decision.unknownShare = encoded.unknownShare;
+  decision.nearestDistance = encoded.nearestDistance;
   decision.undeclared = encoded.undeclared;
   decision.tokens = encoded.tokens.size();
   decision.normalizedHash = encoded.hash;

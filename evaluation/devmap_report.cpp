@@ -431,9 +431,13 @@ void writeDevmapReport(const std::string& dir, const std::string& platform,
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   if (ec) throw EvaluationError(dir + ": cannot create report folder: " + ec.message());
-  writeFileAtomically(folder / "summary.md",
-                      summaryMarkdown(platform, context, rows, foldOfRow,
-                                      staticDevices(rows, foldOfRow), scores, groups));
+  std::string summary = summaryMarkdown(platform, context, rows, foldOfRow,
+                                        staticDevices(rows, foldOfRow), scores, groups);
+  if (!context.novelty.nearestDistance.empty()) {
+    summary += noveltyMarkdown(noveltySplits(rows, methods, context.novelty), context.novelty);
+    writeFileAtomically(folder / "novelty.csv", noveltyCsv(rows, foldOfRow, context.novelty));
+  }
+  writeFileAtomically(folder / "summary.md", summary);
   writeFileAtomically(folder / "metrics.csv", metricsCsv(scores));
   writeFileAtomically(folder / "predictions.csv", predictionsCsv(rows, foldOfRow, methods));
   writeFileAtomically(folder / "runs.csv", runsCsv(groups));

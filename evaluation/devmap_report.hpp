@@ -6,6 +6,7 @@
 
 #include "data/datasets.hpp"
 #include "evaluation/devmap_metrics.hpp"
+#include "evaluation/novelty_scores.hpp"
 #include "model/training_summary.hpp"
 
 namespace deeptune::evaluation {
@@ -16,6 +17,7 @@ struct DevmapReportContext {
   std::string command;                     ///< the command line that made the report
   std::vector<std::string> settings;       ///< e.g. "machine: AMD EPYC, 2 cores", "workers: 2"
   std::vector<model::FoldTraining> folds;  ///< per-fold training of the learned methods' runs
+  RowNovelty novelty;  ///< how far each row is from its fold's training programs (or empty)
 };
 
 /// Writes the report of one platform's evaluation into `dir` (created with its parents; every
@@ -37,6 +39,9 @@ struct DevmapReportContext {
 /// - training.csv (when context.folds is not empty): method,seed,fold,epochs,final_loss,
 ///   final_train_accuracy,best_train_accuracy,best_epoch,test_rows,test_accuracy,predicted_gpu,
 ///   collapsed (accuracies in %);
+/// - novelty.csv (when context.novelty is measured): each row's distance to its fold's nearest
+///   training program and its share of unknown characters; summary.md then compares each
+///   method on the most novel quarter of the rows with the rest (noveltySplits);
 /// - accuracy_per_suite.svg and speedup_per_benchmark.svg (see the functions below).
 /// `methods` hold one device per row of `rows`; speedups are over staticDevices(rows, foldOfRow).
 /// summary.md quotes the context and, for groups of several runs, their mean ± sd, and lists

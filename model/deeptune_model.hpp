@@ -10,6 +10,7 @@
 
 #include "model/boosted_tree_head.hpp"
 #include "model/probability_calibration.hpp"
+#include "model/training_programs.hpp"
 #include "model/training_summary.hpp"
 
 namespace deeptune::model {
@@ -71,6 +72,9 @@ struct ModelInfo {
   /// source-boosted: the map of its GPU probability fitted on held-out probabilities of its
   /// training data (format 8); "none" otherwise.
   ProbabilityCalibration calibration;
+  /// source-boosted: the token profiles of its distinct training programs (format 8), which
+  /// InferenceModel::nearestDistance compares a kernel with; null when the file has none.
+  std::shared_ptr<const TrainingPrograms> trainingPrograms;
 };
 
 /// Training hyper-parameters; defaults are the paper's.

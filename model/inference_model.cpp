@@ -123,6 +123,10 @@ std::vector<float> InferenceModel::predictWithoutNetwork(const Example& example)
   return {static_cast<float>(1.0 - gpu), static_cast<float>(gpu)};
 }
 
+double InferenceModel::nearestDistance(const std::vector<int>& tokens) const {
+  return info_.trainingPrograms ? info_.trainingPrograms->nearestDistance(tokens) : -1;
+}
+
 std::vector<float> InferenceModel::predict(const Example& example) const {
   internal::checkExamples({example}, info_, /*training=*/false);
   if (networks_.empty()) return predictWithoutNetwork(example);

@@ -45,6 +45,11 @@ class InferenceModel {
   /// has one (format 8); a fixed factor with certainty.
   std::vector<float> predict(const Example& example) const;
 
+  /// How far `tokens` (a kernel's ids under the model's vocabulary) are from the nearest of the
+  /// programs the model was trained on (TrainingPrograms::nearestDistance, 0 to 1); -1 for a
+  /// model file that does not keep them.
+  double nearestDistance(const std::vector<int>& tokens) const;
+
  private:
   struct Network {
     std::shared_ptr<const internal::SingleSequenceNet> net;

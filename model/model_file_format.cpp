@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <set>
 #include <string_view>
 
@@ -190,6 +191,39 @@ ProbabilityCalibration calibrationOf(const nlohmann::json& json) {
   return calibration;
 }
 
+/// Training programs as a file holds them: per program, a flat array id, count, id, count, ...
+nlohmann::json programsJson(const TrainingPrograms& programs) {
+  nlohmann::json json = nlohmann::json::array();
+  for (const TrainingPrograms::Counts& counts : programs.counts()) {
+    std::vector<int> flat;
+    for (const auto& [id, count] : counts) flat.insert(flat.end(), {id, count});
+    json.push_back(flat);
+  }
+  return json;
+}
+
+/// The programs of programsJson's form, checked; throws ModelError (without the path) or a JSON
+/// exception.
+std::shared_ptr<const TrainingPrograms> programsOf(const nlohmann::json& json,
+                                                   size_t vocabularySize) {
+  if (!json.is_array() || json.size() > 100000) {
+    throw ModelError("training programs: an array of at most 100000 programs expected");
+  }
+  std::vector<TrainingPrograms::Counts> programs;
+  for (const nlohmann::json& program : json) {
+    if (!program.is_array() || program.size() % 2 != 0 || program.size() > 2 * vocabularySize) {
+      throw ModelError("training programs: program " + std::to_string(programs.size() + 1) +
+                       " is not id, count pairs of the vocabulary");
+    }
+    const std::vector<int> flat = program.get<std::vector<int>>();
+    TrainingPrograms::Counts counts;
+    for (size_t i = 0; i < flat.size(); i += 2) counts.emplace_back(flat[i], flat[i + 1]);
+    programs.push_back(std::move(counts));
+  }
+  return std::make_shared<const TrainingPrograms>(
+      TrainingPrograms::fromCounts(std::move(programs), vocabularySize));
+}
+
 /// Checks what the checksum cannot: that the metadata makes sense for a network this program
 /// builds. Throws ModelError (without the path) on the first problem.
 void validateInfo(const ModelInfo& info) {
@@ -244,9 +278,12 @@ void validateInfo(const ModelInfo& info) {
                      "' (deeptune, source-boosted, fixed-factor, language-model)");
   }
   checkCalibration(info.calibration);
-  if (info.calibration.method != "none" && info.method != "source-boosted") {
-    throw ModelError("only a source-boosted predictor holds a calibration, not '" + info.method +
-                     "'");
+  if ((info.calibration.method != "none" || info.trainingPrograms) &&
+      info.method != "source-boosted") {
+    throw ModelError(
+        "only a source-boosted predictor holds a calibration or training programs, "
+        "not '" +
+        info.method + "'");
   }
   if (!info.deviceNames.empty() || !info.deviceTypes.empty()) {
     if (info.task != "devmap" || info.deviceNames.size() != 2 || info.deviceTypes.size() != 2 ||
@@ -333,11 +370,23 @@ ModelInfo infoOf(const nlohmann::json& header, const std::string& path) {
         throw ModelError(path + ": " + e.what());
       }
     }
+    if (predictor.contains("programs")) {
+      if (header.at("format_version").get<int>() < kModelFormatVersion) {
+        throw ModelError(path + ": training programs in a format " +
+                         header.at("format_version").dump() + " file (format " +
+                         std::to_string(kModelFormatVersion) + " holds them)");
+      }
+      try {
+        info.trainingPrograms = programsOf(predictor.at("programs"), info.vocabulary.size());
+      } catch (const ModelError& e) {
+        throw ModelError(path + ": " + e.what());
+      }
+    }
   }
   if (header.at("format_version").get<int>() == kModelFormatVersion &&
-      info.calibration.method == "none") {
+      info.calibration.method == "none" && !info.trainingPrograms) {
     throw ModelError(path + ": a format " + std::to_string(kModelFormatVersion) +
-                     " file without a calibration");
+                     " file without a calibration or training programs");
   }
   if (header.at("format_version").get<int>() < 4) {
     info.dataFingerprint = relabelLegacy(info.dataFingerprint);
@@ -641,10 +690,12 @@ void writeModelFile(const std::string& path, const ModelInfo& info,
 void writePredictorFile(const std::string& path, const ModelInfo& info,
                         const std::vector<BoostedTreeHead>& forest) {
   const bool calibrated = info.calibration.method != "none";
-  const int version = calibrated ? kModelFormatVersion : kPredictorFormatVersion;
+  const bool programs = info.trainingPrograms != nullptr;
+  const int version = calibrated || programs ? kModelFormatVersion : kPredictorFormatVersion;
   nlohmann::json header = commonHeader(info, version);
   nlohmann::json predictor = {{"method", info.method}};
   if (calibrated) predictor["calibration"] = calibrationJson(info.calibration);
+  if (programs) predictor["programs"] = programsJson(*info.trainingPrograms);
   if (info.method == "source-boosted") {
     predictor["features"] = info.sourceFeatures;
     predictor["forest"] = nlohmann::json::array();

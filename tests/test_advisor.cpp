@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <cmath>
 #include <future>
 #include <stdexcept>
 #include <string>
@@ -170,6 +171,34 @@ TEST_CASE("a failing model falls back by the documented rule, flagged", "[adviso
   Advisor none(nullptr);
   CHECK_THAT(none.modelProblem(), Contains("no model"));
   CHECK_THAT(none.advise(saxpyQuery()).reason, Contains("model unavailable"));
+}
+
+TEST_CASE("an answer less sure than the advisor's minimum gives way to the fallback", "[advisor]") {
+  std::atomic<int> calls{0};
+  deeptune::api::AdvisorOptions options;
+  options.minProbability = 0.95;  // the stand-in answers GPU with 0.9
+  Advisor unsure(std::make_unique<CountingModel>("GPU", calls, /*normalized=*/7), options);
+  const LaunchQuery query = saxpyQuery();  // 32 KiB: the rule says CPU
+  const Decision decision = unsure.advise(query);
+  CHECK(decision.fallback);
+  CHECK(decision.method == "fallback");
+  CHECK(decision.deviceType == "CPU");
+  CHECK(decision.probability == Approx(0.1));  // the model's probability of the CPU
+  CHECK_THAT(decision.reason, Contains("probability 0.900 of GPU, below the advisor's minimum"));
+  // Cached as the model's answer for this kernel: the model is not asked again.
+  CHECK(unsure.advise(query).cached);
+  CHECK(calls == 1);
+  // At or above the minimum the model's answer stands.
+  options.minProbability = 0.9;
+  Advisor sure(std::make_unique<CountingModel>("GPU", calls, 7), options);
+  const Decision kept = sure.advise(query);
+  CHECK_FALSE(kept.fallback);
+  CHECK(kept.deviceType == "GPU");
+  for (double bad : {-0.1, 1.5, std::nan("")}) {
+    options.minProbability = bad;
+    CHECK_THROWS_AS(Advisor(std::make_unique<CountingModel>("GPU", calls), options),
+                    deeptune::api::ApiError);
+  }
 }
 
 TEST_CASE("decisions are cached by source and by normalized kernel", "[advisor]") {

@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "data/csv_reader.hpp"
 #include "data/datasets.hpp"
@@ -192,6 +195,81 @@ TEST_CASE("cli evaluate: grouped by source, with the references and every DeepTu
                                            "deeptune-boosted-tc-ensemble"});
   CHECK_THAT(summary, Contains("deeptune-boosted (XGBoost, 50 rounds, depth 6") &&
                           Contains("deeptune-boosted-tc (the same boosted trees"));
+  // Issue 44: every method with a probability keeps it and has its calibration reported; the
+  // tree head and the baselines have none.
+  for (const char* method :
+       {"deeptune-s7", "deeptune-ensemble", "deeptune-boosted-s7", "deeptune-boosted-ensemble",
+        "deeptune-boosted-tc-s1007", "hand-boosted", "token-boosted"}) {
+    INFO(method);
+    const size_t probability = column((std::string(method) + "_p_gpu").c_str());
+    const size_t device = column(method);
+    for (const auto& row : predictions.rows) {
+      const double p = std::stod(row.at(probability));
+      CHECK(p >= 0);
+      CHECK(p <= 1);
+      if (p != 0.5) CHECK(row.at(device) == (p > 0.5 ? "GPU" : "CPU"));
+    }
+    CHECK_THAT(summary, Contains("| " + std::string(method) + " | 0."));  // its ECE
+  }
+  for (const char* method : {"static", "memory", "hand-tree", "deeptune-tree-s7"}) {
+    CHECK_FALSE(predictions.findColumn(std::string(method) + "_p_gpu"));
+  }
+  CHECK(std::filesystem::is_regular_file(report + "/reliability.svg"));
+  const auto calibration = deeptune::data::readCsv(report + "/calibration.csv");
+  CHECK(calibration.rows.size() % 10 == 0);
+  // How far each row is from its fold's training programs, and each method on the most novel
+  // quarter.
+  const auto novelty = deeptune::data::readCsv(report + "/novelty.csv");
+  REQUIRE(novelty.rows.size() == predictions.rows.size());
+  for (const auto& row : novelty.rows) {
+    const double distance = std::stod(row.at(novelty.column("nearest_distance")));
+    CHECK(distance >= 0);
+    CHECK(distance <= 1);
+  }
+  CHECK_THAT(summary,
+             Contains("## How far from what it learned") && Contains("| token-boosted | "));
+}
+
+TEST_CASE("cli train and evaluate --calibration: the shipped probability, calibrated in the file",
+          "[cli][evaluate][calibration]") {
+  ScratchDir dir("deeptune-cli-calibration");
+  const std::string data = deeptune::test::paperDataDir() + "/cgo17-amd.csv";
+  const std::string calibrated = (dir.path / "t.model").string();
+  const std::string plain = (dir.path / "n.model").string();
+  REQUIRE(runCli("train --data '" + data + "' -o '" + calibrated + "'").exitCode == 0);
+  REQUIRE(runCli("train --data '" + data + "' --calibration none -o '" + plain + "'").exitCode ==
+          0);
+  CHECK_THAT(readWholeFile(calibrated).substr(0, 17), Contains("DEEPTUNE-MODEL 8 "));
+  CHECK_THAT(readWholeFile(calibrated), Contains("\"calibration\":{\"method\":\"temperature\""));
+  CHECK_THAT(readWholeFile(plain), !Contains("\"calibration\""));
+  // The same device, a probability nearer 0.5: train's default is calibrated by temperature.
+  const std::string kernel = deeptune::test::sourceDir() + "/kernels/vector_add.cl";
+  const auto ask = [&](const std::string& model) {
+    const auto result = runCli("predict '" + kernel +
+                               "' --dsize 4194304 --wgsize 256 --json --model '" + model + "'");
+    REQUIRE(result.exitCode == 0);
+    return nlohmann::json::parse(result.out);
+  };
+  const auto sure = ask(plain), softened = ask(calibrated);
+  CHECK(sure.at("device") == softened.at("device"));
+  CHECK(softened.at("probability").get<double>() < sure.at("probability").get<double>());
+  CHECK(softened.at("probability").get<double>() > 0.5);
+  // A bad calibration is named, exit 2, nothing written.
+  const auto bad = runCli("train --data '" + data + "' --calibration beta -o '" +
+                          (dir.path / "b.model").string() + "'");
+  CHECK(bad.exitCode == 2);
+  CHECK_THAT(bad.err, Contains("--calibration") && Contains("'beta'"));
+  CHECK_FALSE(std::filesystem::exists(dir.path / "b.model"));
+  // evaluate reports each calibration's ECE on the same folds (the ablation's rows).
+  const std::string report = (dir.path / "r").string();
+  const auto evaluated = runCli("evaluate --data '" + data +
+                                "' --protocol kernel --seed 204 --methods source-boosted "
+                                "--calibration isotonic --report '" +
+                                report + "'");
+  INFO(evaluated.err);
+  REQUIRE(evaluated.exitCode == 0);
+  CHECK_THAT(evaluated.out, Contains("ECE"));
+  CHECK_THAT(readWholeFile(report + "/summary.md"), Contains("calibration isotonic"));
 }
 
 TEST_CASE("cli evaluate: bad options exit 2 before any training", "[cli][evaluate]") {

@@ -19,6 +19,7 @@
 #include "model/train_option_names.hpp"
 #include "training/boosted_references.hpp"
 #include "training/model_training.hpp"
+#include "training/row_novelty.hpp"
 #include "training/training_error.hpp"
 
 namespace deeptune::training {
@@ -333,6 +334,7 @@ DevmapEvaluation evaluateDevmap(const DevmapEvaluationRequest& request,
     }
     if (progress.methodDone) progress.methodDone(method);
   }
+  result.context.novelty = rowNovelty(request.rows, request.protocol.foldOfRow, request.workers);
   result.context.settings.push_back("wall time: " + data::formatDuration(secondsSince(started)));
   evaluation::writeDevmapReport(request.reportDir, request.platform, request.rows,
                                 request.protocol.foldOfRow, result.methods, result.context);

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <set>
+#include <string_view>
 
 #include "data/text_split.hpp"
 #include "model/devmap_data.hpp"
@@ -144,6 +146,13 @@ SourceBoostedModel fitWithExamples(RowExamples& examples, const std::vector<data
   fitted.info.sourceFeatures = model::sourceFeatureViewsName(options.views);
   fitted.info.trainingRows = static_cast<int>(train.size());
   fitted.forest = fitForest(examples, train, vocabulary.size(), options);
+  std::set<std::string_view> seen;  // each distinct training program once
+  std::vector<std::vector<int>> programs;
+  for (size_t i : train) {
+    if (seen.insert(rows[i].src).second) programs.push_back(examples(i).tokens);
+  }
+  fitted.info.trainingPrograms = std::make_shared<const model::TrainingPrograms>(
+      model::TrainingPrograms::of(programs, vocabulary.size()));
   if (options.calibration != "none") {
     fitted.info.calibration = innerFoldCalibration(examples, rows, train, fitted.info, options);
   }
@@ -156,6 +165,7 @@ SourceBoostedOptions tokenBoostedOptions() {
   SourceBoostedOptions options;
   options.views = {model::SourceFeatureSet{true, false, false}};
   options.trees = model::BoostedTreeOptions{};
+  options.calibration = "none";  // the reference as it was measured: XGBoost's own probability
   return options;
 }
 

@@ -17,7 +17,8 @@ namespace deeptune::training {
 /// The source-boosted predictor's settings. The defaults are what `train` ships for device
 /// mapping, chosen on validation carved from training folds (docs/results.md, "What ships"):
 /// the static counts estimated from the source and the launch inputs, 50 rounds of depth 6 at
-/// eta 0.3, each tree on a random half of the columns (seed 0), one model.
+/// eta 0.3, each tree on a random half of the columns (seed 0), one model; its probability
+/// calibrated by temperature (docs/results.md, "Probabilities that mean what they say").
 struct SourceBoostedOptions {
   /// The feature sets ("views"), each read by `models` boosted-tree models; all are averaged.
   std::vector<model::SourceFeatureSet> views{model::SourceFeatureSet{false, true, false}};
@@ -26,11 +27,11 @@ struct SourceBoostedOptions {
   /// How the probability is calibrated (model::calibrationMethods()): fitted to the held-out
   /// probabilities of kInnerFolds inner folds of the training rows grouped by source (dealt with
   /// seed trees.seed), each predicted by the same predictor fitted on the others.
-  std::string calibration = "none";
+  std::string calibration = "temperature";
 };
 
 /// The token-boosted reference's settings: the token counts alone, XGBoost's defaults (50
-/// rounds, depth 6, eta 0.3, every column).
+/// rounds, depth 6, eta 0.3, every column), no calibration.
 SourceBoostedOptions tokenBoostedOptions();
 
 /// A source-boosted model reads the whole token sequence: its files' maximum length.
@@ -44,7 +45,8 @@ struct SourceBoostedModel {
 
 /// Fits the predictor on the `train` rows of `rows`: their oracle labels, and what prediction
 /// reads of each (tokenizer::kernelInputs of the source under `vocabulary`, the launch inputs);
-/// with options.calibration, its calibration on inner folds of the same rows. Throws
+/// with options.calibration, its calibration on inner folds of the same rows; and the token
+/// profiles of its distinct training programs (ModelInfo::trainingPrograms). Throws
 /// TrainingError for no training row (or fewer than two sources to calibrate on), the model
 /// module's ModelError from XGBoost.
 SourceBoostedModel fitSourceBoosted(const std::vector<data::DevmapRow>& rows,

@@ -13,13 +13,14 @@
 namespace deeptune::model::internal {
 
 /// The newest format this program writes: 8 for a predictor whose probability is calibrated
-/// (ModelInfo::calibration), 7 for a predictor without a network (ModelInfo::method
-/// "source-boosted" or "fixed-factor") and a pretrained language model, 6 for a model whose labels
-/// name measured devices (ModelInfo::deviceNames), 5 for a file of several networks or with
-/// boosted-tree heads, else 4 (which older versions of deeptune also read): each file the oldest
-/// version that holds it. It reads 8 to 3 everywhere (the same weights; the checksum of 4 and up
-/// is XXH3-64, 3's data::legacy64) and 2 (weights as a LibTorch archive) only where LibTorch is
-/// linked (DeepTuneModel::load).
+/// (ModelInfo::calibration) or that keeps its training programs (ModelInfo::trainingPrograms), 7
+/// for a predictor without a network (ModelInfo::method "source-boosted" or "fixed-factor") and a
+/// pretrained language model, 6 for a model whose labels name measured devices
+/// (ModelInfo::deviceNames), 5 for a file of several networks or with boosted-tree heads, else 4
+/// (which older versions of deeptune also read): each file the oldest version that holds it. It
+/// reads 8 to 3 everywhere (the same weights; the checksum of 4 and up is XXH3-64, 3's
+/// data::legacy64) and 2 (weights as a LibTorch archive) only where LibTorch is linked
+/// (DeepTuneModel::load).
 constexpr int kModelFormatVersion = 8;
 constexpr int kPredictorFormatVersion = 7;
 constexpr int kMeasuredDevicesFormatVersion = 6;
@@ -63,7 +64,8 @@ void requireFiniteWeights(const std::vector<NamedTensor>& tensors, const std::st
 void writeModelFile(const std::string& path, const ModelInfo& info,
                     const std::vector<ModelMember>& members);
 
-/// Writes a predictor without a network (format 7): `info.method` "source-boosted" with its
+/// Writes a predictor without a network (format 7; 8 with a calibration or training programs):
+/// `info.method` "source-boosted" with its
 /// `forest` (1 to 64 boosted-tree models over info.sourceFeatures rows) or "fixed-factor" (no
 /// forest). Atomic; throws ModelError for metadata or trees that do not fit.
 void writePredictorFile(const std::string& path, const ModelInfo& info,

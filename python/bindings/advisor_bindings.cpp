@@ -151,17 +151,18 @@ void bindAdvisor(py::module_& module) {
   py::class_<PythonAdvisor>(
       module, "Advisor",
       "Advisor(model=None, *, platform='amd', fallback_gpu_bytes=64 MiB, decision_budget_ms=0, "
-      "out_of_process=False)\n\n"
+      "min_probability=0, out_of_process=False)\n\n"
       "Decides the device of an OpenCL application's kernel launches, as the C++ "
       "deeptune::api::Advisor does: legality first (a candidate that cannot run the range is "
       "never chosen), then the model, then a fallback by data size when the model or the "
-      "rewriter cannot answer (flagged in the decision, not raised). Decisions are cached by the "
+      "rewriter cannot answer, or when its (calibrated) probability is below `min_probability` "
+      "(flagged in the decision, not raised). Decisions are cached by the "
       "normalized kernel and the launch sizes; one Advisor may be shared by threads and kept "
       "across os.fork(). `model`: a device-mapping model file; None: the bundled model of "
       "`platform` ('amd', 'nvidia', 'amd-deeptune', 'nvidia-deeptune'). A model that cannot be "
       "loaded is not an error: every decision falls back (see model_problem).")
       .def(py::init([](py::object model, const std::string& platform, uint64_t fallbackGpuBytes,
-                       double decisionBudgetMs, bool outOfProcess) {
+                       double decisionBudgetMs, double minProbability, bool outOfProcess) {
              api::AdvisorOptions options;
              if (!model.is_none()) {
                options.model = py::str(py::module_::import("os").attr("fspath")(model));
@@ -172,12 +173,13 @@ void bindAdvisor(py::module_& module) {
                throw api::ApiError("decision_budget_ms: expected 0 to 3600000 ms");
              }
              options.decisionBudgetMs = decisionBudgetMs;
+             options.minProbability = minProbability;  // checked by the Advisor
              options.outOfProcess = outOfProcess;
              return std::make_unique<PythonAdvisor>(std::move(options));
            }),
            "model"_a = py::none(), py::kw_only(), "platform"_a = "amd",
            "fallback_gpu_bytes"_a = api::kDefaultFallbackGpuBytes, "decision_budget_ms"_a = 0.0,
-           "out_of_process"_a = false)
+           "min_probability"_a = 0.0, "out_of_process"_a = false)
       .def("advise", &PythonAdvisor::advise, "source"_a, "candidates"_a, "global_size"_a,
            "local_size"_a = py::none(), py::kw_only(), "transfer_bytes"_a = 0, "kernel"_a = "",
            "build_options"_a = "",

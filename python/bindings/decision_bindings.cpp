@@ -10,6 +10,12 @@ py::object noneIfEmpty(const std::string& text) {
   return text.empty() ? py::object(py::none()) : py::object(py::str(text));
 }
 
+/// The distance to the model's nearest training program, None where the model keeps none.
+py::object nearestDistance(const DeviceDecision& d) {
+  return d.decision.nearestDistance >= 0 ? py::object(py::float_(d.decision.nearestDistance))
+                                         : py::object(py::none());
+}
+
 /// The CLI's JSON object of a Predictor decision (api/prediction_report.cpp), as a dict; an
 /// advisor's decision adds what the advisor knows (cached, fallback, the candidate chosen).
 py::dict toDict(const DeviceDecision& d) {
@@ -23,6 +29,8 @@ py::dict toDict(const DeviceDecision& d) {
   result["device"] = d.decision.deviceType;
   if (!d.decision.modelDevice.empty()) result["device_name"] = d.decision.modelDevice;
   result["probability"] = d.decision.probability;
+  result["unknown_share"] = d.decision.unknownShare;
+  result["nearest_distance"] = nearestDistance(d);
   result["method"] = d.decision.method;
   if (!d.fromAdvisor) {
     result["networks"] = d.networks;
@@ -66,6 +74,14 @@ void bindDecision(py::module_& module) {
       .def_property_readonly("probability",
                              [](const DeviceDecision& d) { return d.decision.probability; })
       .def_property_readonly("method", [](const DeviceDecision& d) { return d.decision.method; })
+      .def_property_readonly(
+          "unknown_share", [](const DeviceDecision& d) { return d.decision.unknownShare; },
+          "The share of the kernel's normalized characters outside the model's vocabulary.")
+      .def_property_readonly(
+          "nearest_distance", &nearestDistance,
+          "How far the kernel is from the nearest program the model was trained on: 0 (the "
+          "token mix of one of them) to 1 (no token in common); None when the model file does "
+          "not keep its programs.")
       .def_readonly("networks", &DeviceDecision::networks)
       .def_property_readonly("head", [](const DeviceDecision& d) { return noneIfEmpty(d.head); })
       .def_readonly("model", &DeviceDecision::model)

@@ -46,3 +46,21 @@ def test_missing_model_falls_back(devices, tmp_path):
     assert advisor.model_problem
     decision = advisor.advise(SAXPY, devices, 1024, 64, transfer_bytes=4096)
     assert decision.fallback and decision.device == "CPU"
+
+
+def test_min_probability_and_novelty(devices):
+    """Issue 44: an answer less sure than min_probability gives way to the fallback; every
+    answer says how far the kernel is from the model's training programs."""
+    model = deeptune.Predictor("amd").predict(SAXPY, dsize=12 << 20, wgsize=256)
+    assert 0 <= model.nearest_distance <= 1 and model.unknown_share == 0
+    assert model.to_dict()["nearest_distance"] == model.nearest_distance
+    sure = deeptune.Advisor(platform="amd", min_probability=model.probability)
+    kept = sure.advise(SAXPY, devices, (1 << 20,), (256,), transfer_bytes=12 << 20)
+    assert not kept.fallback and kept.device == model.device
+    unsure = deeptune.Advisor(platform="amd", min_probability=min(1.0, model.probability + 0.01))
+    fell = unsure.advise(SAXPY, devices, (1 << 20,), (256,), transfer_bytes=12 << 20)
+    assert fell.fallback and "unsure" in fell.reason
+    assert fell.device == "CPU"  # 12 MiB: the fallback's rule says CPU below 64 MiB
+    for bad in (-0.5, 1.5, float("nan")):
+        with pytest.raises(deeptune.LaunchError, match="minProbability"):
+            deeptune.Advisor(platform="amd", min_probability=bad)

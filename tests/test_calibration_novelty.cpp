@@ -1,5 +1,6 @@
-// Tests of issue 44's calibration: the three fits, the map they make, the expected calibration
-// error, and a calibrated predictor carried in its model file (format 8) and read by predict.
+// Tests of issue 44: the three calibration fits, the map they make, the expected calibration
+// error, a calibrated predictor carried in its model file (format 8), and how far a kernel is
+// from the programs a model was trained on.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "model/inference_model.hpp"
 #include "model/model_error.hpp"
 #include "model/probability_calibration.hpp"
+#include "model/training_programs.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/test_paths.hpp"
 #include "tokenizer/kernel_inputs.hpp"
@@ -181,9 +183,14 @@ TEST_CASE("a calibrated source-boosted predictor: fitted on inner folds, kept in
   CHECK_THAT(magic, Catch::StartsWith("DEEPTUNE-MODEL 8 "));
   const model::InferenceModel loaded = model::InferenceModel::load(path);
   CHECK(loaded.info().calibration == fitted.info.calibration);
+  // The file keeps the 247 distinct training programs: a training kernel is at distance 0.
+  REQUIRE(loaded.info().trainingPrograms);
+  CHECK(loaded.info().trainingPrograms->counts().size() == 247);
+  CHECK(loaded.info().trainingPrograms->counts() == fitted.info.trainingPrograms->counts());
   // Without the calibration the same forest says something else: the file's map is applied.
   model::ModelInfo uncalibratedInfo = fitted.info;
   uncalibratedInfo.calibration = {};
+  uncalibratedInfo.trainingPrograms = nullptr;
   const std::string plainPath = (scratch.path / "plain.model").string();
   model::savePredictorFile(plainPath, uncalibratedInfo, fitted.forest);
   {
@@ -192,6 +199,7 @@ TEST_CASE("a calibrated source-boosted predictor: fitted on inner folds, kept in
   }
   CHECK_THAT(magic, Catch::StartsWith("DEEPTUNE-MODEL 7 "));  // the oldest version that holds it
   const model::InferenceModel plain = model::InferenceModel::load(plainPath);
+  CHECK(plain.nearestDistance({1, 2, 3}) == -1);  // a format-7 file keeps no programs
   model::Example example;
   const tokenizer::KernelInputs inputs = tokenizer::kernelInputs(
       vocabulary, rows[0].src, training::kSourceBoostedMaxLength, "row 0", true);
@@ -199,6 +207,7 @@ TEST_CASE("a calibrated source-boosted predictor: fitted on inner folds, kept in
   example.staticCounts = inputs.staticCounts;
   example.aux = {static_cast<float>(rows[0].transfer), static_cast<float>(rows[0].wgsize)};
   const double raw = plain.predict(example)[1];
+  CHECK(loaded.nearestDistance(example.tokens) == Approx(0).margin(1e-9));
   CHECK(loaded.predict(example)[1] == Approx(fitted.info.calibration.apply(raw)).margin(1e-6));
   CHECK(std::fabs(loaded.predict(example)[1] - 0.5) < std::fabs(raw - 0.5));
 
@@ -212,4 +221,23 @@ TEST_CASE("a calibrated source-boosted predictor: fitted on inner folds, kept in
   // The option is checked where the CLI reads it.
   CHECK_THROWS_WITH(training::sourceBoostedOptions("counts", "", "beta", "train"),
                     Contains("train: --calibration"));
+}
+
+TEST_CASE("novelty: the distance to the nearest training program", "[novelty]") {
+  // Vocabulary of 6 ids; two programs.
+  const model::TrainingPrograms programs = model::TrainingPrograms::of({{0, 0, 1, 2}, {3, 4}}, 6);
+  CHECK(programs.counts().size() == 2);
+  CHECK(programs.counts()[0] == model::TrainingPrograms::Counts{{0, 2}, {1, 1}, {2, 1}});
+  CHECK(programs.nearestDistance({2, 1, 0, 0}) == Approx(0).margin(1e-12));  // a program's mix
+  CHECK(programs.nearestDistance({4, 3, 3, 4}) == Approx(0).margin(1e-12));  // scale-free
+  CHECK(programs.nearestDistance({5, 5}) == 1);                              // nothing in common
+  CHECK(programs.nearestDistance({}) == 1);
+  const double partly = programs.nearestDistance({0, 5});
+  CHECK(partly > 0);
+  CHECK(partly < 1);
+  CHECK(programs.nearestDistance({0, 5, 99, -1}) == Approx(partly));  // ids outside: ignored
+  CHECK(model::TrainingPrograms().nearestDistance({0}) == -1);
+  CHECK_THROWS_WITH(model::TrainingPrograms::of({{6}}, 6), Contains("outside"));
+  CHECK_THROWS_AS(model::TrainingPrograms::fromCounts({{{1, 1}, {0, 1}}}, 6), model::ModelError);
+  CHECK_THROWS_AS(model::TrainingPrograms::fromCounts({{{1, 0}}}, 6), model::ModelError);
 }
