@@ -358,30 +358,24 @@ ModelInfo infoOf(const nlohmann::json& header, const std::string& path) {
     info.method = predictor.at("method").get<std::string>();
     info.sourceFeatures = predictor.value("features", std::string());
     info.fixedLabel = predictor.value("label", -1);
-    if (predictor.contains("calibration")) {
+    // What format 8 adds: read with the path in its errors, refused in an older file.
+    const auto format8Part = [&](const char* key, const char* what, const auto& read) {
+      if (!predictor.contains(key)) return;
       if (header.at("format_version").get<int>() < kModelFormatVersion) {
-        throw ModelError(path + ": a calibration in a format " +
-                         header.at("format_version").dump() + " file (format " +
-                         std::to_string(kModelFormatVersion) + " holds one)");
+        throw ModelError(path + ": " + what + " in a format " + header.at("format_version").dump() +
+                         " file (format " + std::to_string(kModelFormatVersion) + " holds it)");
       }
       try {
-        info.calibration = calibrationOf(predictor.at("calibration"));
+        read(predictor.at(key));
       } catch (const ModelError& e) {
         throw ModelError(path + ": " + e.what());
       }
-    }
-    if (predictor.contains("programs")) {
-      if (header.at("format_version").get<int>() < kModelFormatVersion) {
-        throw ModelError(path + ": training programs in a format " +
-                         header.at("format_version").dump() + " file (format " +
-                         std::to_string(kModelFormatVersion) + " holds them)");
-      }
-      try {
-        info.trainingPrograms = programsOf(predictor.at("programs"), info.vocabulary.size());
-      } catch (const ModelError& e) {
-        throw ModelError(path + ": " + e.what());
-      }
-    }
+    };
+    format8Part("calibration", "a calibration",
+                [&](const nlohmann::json& json) { info.calibration = calibrationOf(json); });
+    format8Part("programs", "training programs", [&](const nlohmann::json& json) {
+      info.trainingPrograms = programsOf(json, info.vocabulary.size());
+    });
   }
   if (header.at("format_version").get<int>() == kModelFormatVersion &&
       info.calibration.method == "none" && !info.trainingPrograms) {

@@ -3,12 +3,16 @@
 // from the programs a model was trained on.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "data/checksum.hpp"
 #include "data/datasets.hpp"
 #include "evaluation/calibration_metrics.hpp"
 #include "evaluation/evaluation_error.hpp"
@@ -210,6 +214,43 @@ TEST_CASE("a calibrated source-boosted predictor: fitted on inner folds, kept in
   CHECK(loaded.nearestDistance(example.tokens) == Approx(0).margin(1e-9));
   CHECK(loaded.predict(example)[1] == Approx(fitted.info.calibration.apply(raw)).margin(1e-6));
   CHECK(std::fabs(loaded.predict(example)[1] - 0.5) < std::fabs(raw - 0.5));
+
+  // A format-8 part in an older file, or a format-8 file without one, is refused (the checksum
+  // made anew, as a tool that edits the header would).
+  const auto rewritten = [&](const std::string& from, const std::string& version,
+                             const std::function<void(nlohmann::json&)>& edit) {
+    std::ifstream in(from, std::ios::binary);
+    std::string magic, header, rest;
+    std::getline(in, magic);
+    std::getline(in, header);
+    nlohmann::json json = nlohmann::json::parse(header);
+    edit(json);
+    json["format_version"] = std::stoi(version);
+    const std::string body = json.dump() + "\n";  // no weights
+    const std::string path = (scratch.path / ("edited-" + version + ".model")).string();
+    std::ofstream(path, std::ios::binary)
+        << "DEEPTUNE-MODEL " << version << " xxh3-64=" << data::hex64(data::xxh3_64(body)) << "\n"
+        << body;
+    return path;
+  };
+  CHECK_THROWS_WITH(model::InferenceModel::load(
+                        rewritten(plainPath, "7",
+                                  [](nlohmann::json& j) {
+                                    j["predictor"]["calibration"] = {
+                                        {"method", "temperature"}, {"scale", 0.5}, {"shift", 0.0}};
+                                  })),
+                    Contains("a calibration in a format 7 file"));
+  CHECK_THROWS_WITH(model::InferenceModel::load(rewritten(path, "8",
+                                                          [](nlohmann::json& j) {
+                                                            j["predictor"].erase("calibration");
+                                                            j["predictor"].erase("programs");
+                                                          })),
+                    Contains("without a calibration or training programs"));
+  CHECK_THROWS_WITH(
+      model::InferenceModel::load(rewritten(
+          path, "8", [](nlohmann::json& j) { j["predictor"]["calibration"]["scale"] = -1.0; })),
+      Contains("calibration: temperature with scale"));
+  CHECK_NOTHROW(model::InferenceModel::load(rewritten(path, "8", [](nlohmann::json&) {})));
 
   // Calibration needs two sources or more.
   std::vector<size_t> oneSource;

@@ -110,13 +110,8 @@ model::ProbabilityCalibration innerFoldCalibration(RowExamples& examples,
   std::vector<int> labels;
   for (size_t k = 0; k < inner.size(); ++k) {
     if (inner[k].empty()) continue;
-    std::vector<size_t> fit;
-    for (size_t other = 0; other < inner.size(); ++other) {
-      if (other != k) fit.insert(fit.end(), inner[other].begin(), inner[other].end());
-    }
-    std::sort(fit.begin(), fit.end());
     const model::InferenceModel predictor = model::InferenceModel::ofPredictor(
-        info, fitForest(examples, fit, info.vocabulary.size(), options));
+        info, fitForest(examples, otherInnerFolds(inner, k), info.vocabulary.size(), options));
     const std::vector<double> gpu = predictRows(predictor, examples, inner[k]).gpuProbability;
     heldOut.insert(heldOut.end(), gpu.begin(), gpu.end());
     for (size_t i : inner[k]) labels.push_back(rows[i].oracle == "GPU" ? 1 : 0);

@@ -36,6 +36,15 @@ std::vector<std::vector<size_t>> innerFolds(const std::vector<data::DevmapRow>& 
   return folds;
 }
 
+std::vector<size_t> otherInnerFolds(const std::vector<std::vector<size_t>>& inner, size_t k) {
+  std::vector<size_t> rows;
+  for (size_t other = 0; other < inner.size(); ++other) {
+    if (other != k) rows.insert(rows.end(), inner[other].begin(), inner[other].end());
+  }
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
 std::vector<ValidationScore> validationScores(
     const std::vector<data::DevmapRow>& rows, const evaluation::Protocol& protocol,
     const std::vector<std::pair<std::string, data::DevmapPredictor>>& methods, uint64_t seed,
@@ -54,11 +63,7 @@ std::vector<ValidationScore> validationScores(
     const auto inner = innerFolds(rows, train, seed + fold);
     for (size_t k = 0; k < inner.size(); ++k) {
       if (inner[k].empty()) continue;
-      std::vector<size_t> fit;
-      for (size_t other = 0; other < inner.size(); ++other) {
-        if (other != k) fit.insert(fit.end(), inner[other].begin(), inner[other].end());
-      }
-      std::sort(fit.begin(), fit.end());
+      const std::vector<size_t> fit = otherInnerFolds(inner, k);
       for (size_t m = 0; m < methods.size(); ++m) {
         const data::DevmapPredictions predicted =
             methods[m].second(fit, inner[k], static_cast<int>(fold));

@@ -22,6 +22,9 @@ constexpr int kInnerFolds = 5;
 std::vector<std::vector<size_t>> innerFolds(const std::vector<data::DevmapRow>& rows,
                                             const std::vector<size_t>& train, uint64_t seed);
 
+/// The rows of every inner fold of `inner` but `k`, ascending: what inner fold k is predicted by.
+std::vector<size_t> otherInnerFolds(const std::vector<std::vector<size_t>>& inner, size_t k);
+
 /// One method's score on validation.
 struct ValidationScore {
   std::string method;
