@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <set>
 #include <string_view>
@@ -215,9 +217,18 @@ std::shared_ptr<const TrainingPrograms> programsOf(const nlohmann::json& json,
       throw ModelError("training programs: program " + std::to_string(programs.size() + 1) +
                        " is not id, count pairs of the vocabulary");
     }
-    const std::vector<int> flat = program.get<std::vector<int>>();
     TrainingPrograms::Counts counts;
-    for (size_t i = 0; i < flat.size(); i += 2) counts.emplace_back(flat[i], flat[i + 1]);
+    const auto whole = [&](const nlohmann::json& value) {  // checked before any narrowing
+      const int64_t number = value.is_number_integer() ? value.get<int64_t>() : -1;
+      if (number < 0 || number > std::numeric_limits<int>::max()) {
+        throw ModelError("training programs: program " + std::to_string(programs.size() + 1) +
+                         " holds " + value.dump() + " (whole numbers from 0 expected)");
+      }
+      return static_cast<int>(number);
+    };
+    for (size_t i = 0; i < program.size(); i += 2) {
+      counts.emplace_back(whole(program[i]), whole(program[i + 1]));
+    }
     programs.push_back(std::move(counts));
   }
   return std::make_shared<const TrainingPrograms>(

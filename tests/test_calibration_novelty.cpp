@@ -251,6 +251,16 @@ TEST_CASE("a calibrated source-boosted predictor: fitted on inner folds, kept in
           path, "8", [](nlohmann::json& j) { j["predictor"]["calibration"]["scale"] = -1.0; })),
       Contains("calibration: temperature with scale"));
   CHECK_NOTHROW(model::InferenceModel::load(rewritten(path, "8", [](nlohmann::json&) {})));
+  for (const nlohmann::json& bad :
+       {nlohmann::json::parse("[[1.5, 2]]"), nlohmann::json::parse("[[\"a\", 1]]"),
+        nlohmann::json::parse("[[-1, 1]]"), nlohmann::json::parse("[[1, 99999999999]]"),
+        nlohmann::json::parse("[[1]]"), nlohmann::json::parse("[[100000, 1]]"),
+        nlohmann::json::parse("[[2, 1, 1, 1]]"), nlohmann::json::parse("{}")}) {
+    INFO(bad.dump());
+    CHECK_THROWS_WITH(model::InferenceModel::load(rewritten(
+                          path, "8", [&](nlohmann::json& j) { j["predictor"]["programs"] = bad; })),
+                      Contains("training programs"));
+  }
 
   // Calibration needs two sources or more.
   std::vector<size_t> oneSource;

@@ -9,15 +9,18 @@ trap 'rm -rf "$scratch"' EXIT
 cmake --install "$build_dir" --prefix "$scratch/prefix" >/dev/null
 # The installed CLI: its version and models from the installed tree, the training commands
 # through deeptune-train beside it, the man page and bash completion.
-env -u DEEPTUNE_MODELS "$scratch/prefix/bin/deeptune" --version | grep -q "bundled models: $scratch/prefix/share/deeptune/models" \
+# (Each output is read whole before grep: `| grep -q` would close the pipe at the first match,
+# and under pipefail a writer still writing, e.g. a help text over 4 KiB, fails of SIGPIPE.)
+version=$(env -u DEEPTUNE_MODELS "$scratch/prefix/bin/deeptune" --version)
+grep -q "bundled models: $scratch/prefix/share/deeptune/models" <<<"$version" \
   || { echo "installed deeptune --version does not find the installed models"; exit 1; }
-"$scratch/prefix/bin/deeptune" help train | grep -q "usage: deeptune train" \
-  || { echo "installed deeptune help train failed"; exit 1; }
+help=$("$scratch/prefix/bin/deeptune" help train)
+grep -q "usage: deeptune train" <<<"$help" || { echo "installed deeptune help train failed"; exit 1; }
 [ -f "$scratch/prefix/share/bash-completion/completions/deeptune" ] || { echo "no bash completion"; exit 1; }
 man_page=$(find "$scratch/prefix" -name deeptune.1 | head -1)
 [ -n "$man_page" ] || { echo "not installed: the man page"; exit 1; }
-MANPATH="$scratch/prefix/share/man" man -P cat deeptune 2>/dev/null | grep -q "help CMD" \
-  || { echo "man deeptune does not show the installed page"; exit 1; }
+page=$(MANPATH="$scratch/prefix/share/man" man -P cat deeptune 2>/dev/null || true)
+grep -q "help CMD" <<<"$page" || { echo "man deeptune does not show the installed page"; exit 1; }
 rm -rf "$scratch/prefix/bin"  # the CLI is not needed: prediction runs in the program's process
 for file in lib/cmake/deeptune/deeptuneConfig.cmake lib/cmake/deeptune/deeptuneConfigVersion.cmake \
             lib/pkgconfig/deeptune.pc include/deeptune/api/advisor.hpp \
@@ -29,7 +32,8 @@ done
 for lib in data runtime predictor advisor launcher; do
   so=$(find "$scratch/prefix" -name "libdeeptune_$lib.so" | head -1)
   [ -n "$so" ] || { echo "not installed: libdeeptune_$lib.so"; exit 1; }
-  readelf -d "$so" | grep -q "Library soname: \[libdeeptune_$lib.so.[0-9]*\.[0-9]*\]" \
+  dynamic=$(readelf -d "$so")
+  grep -q "Library soname: \[libdeeptune_$lib.so.[0-9]*\.[0-9]*\]" <<<"$dynamic" \
     || { echo "libdeeptune_$lib.so has no versioned SONAME"; exit 1; }
 done
 [ -f "$scratch/prefix/include/deeptune/version.hpp" ] || { echo "not installed: version.hpp"; exit 1; }
