@@ -131,11 +131,20 @@ float scaledAuxInput(const ModelInfo& info, float value);
 
 using ProgressCallback = std::function<void(const EpochProgress&)>;
 
-/// `deeptune upgrade-model`: reads the single network of `input` (any format version this program
-/// reads) and writes it to `output` in the format this program writes for it; a predictor
-/// without a network (format 7, current) is written again as it is. Throws ModelError for a
-/// file of several networks or boosted-tree heads (already current) or one that does not load.
-void upgradeModelFile(const std::string& input, const std::string& output);
+/// What `upgradeModelFile` found and did.
+struct ModelUpgrade {
+  int fromVersion = 0;   ///< the input file's format version
+  int toVersion = 0;     ///< the version this program writes for such a file
+  bool written = false;  ///< false: the input was already in that version (nothing written)
+};
+
+/// `deeptune upgrade-model`: reads `input` (any format version this program reads) and, when it
+/// is not already in the version this program writes for it (a single network: 4, or 6 naming
+/// measured devices; several networks or heads: 5 or 6; a language model or a predictor without
+/// a network: 7, or 8 with a calibration or training programs), writes it to `output` in that
+/// version. Only single networks (and format-2/3 files) can be behind. Throws ModelError for a
+/// file that does not load.
+ModelUpgrade upgradeModelFile(const std::string& input, const std::string& output);
 
 /// The DeepTune network with its metadata. Deterministic for a given seed. Not thread-safe;
 /// separate instances may train on separate threads.

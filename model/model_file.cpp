@@ -1,5 +1,6 @@
 // DeepTuneModel's model file: the network's tensors to and from the file's weights (versions 3, 4),
 // and version 2's LibTorch archive read back (internal/model_file_format.hpp has the format).
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -106,19 +107,24 @@ DeepTuneModel DeepTuneModel::load(const std::string& path) {
   return model;
 }
 
-void upgradeModelFile(const std::string& input, const std::string& output) {
-  internal::ModelFile file = internal::readModelFile(input);
-  if (!internal::holdsNetworks(file.info)) {  // format 7, current: written again as it is
-    internal::writePredictorFile(output, file.info, file.forest);
-    return;
-  }
+ModelUpgrade upgradeModelFile(const std::string& input, const std::string& output) {
+  const internal::ModelFile file = internal::readModelFile(input);
+  ModelUpgrade upgrade;
+  upgrade.fromVersion = file.formatVersion;
+  const bool heads = std::any_of(file.members.begin(), file.members.end(),
+                                 [](const internal::ModelMember& m) { return m.head.has_value(); });
+  // A format-2 file's network is in its LibTorch archive: one network, no head.
+  upgrade.toVersion = internal::formatVersionFor(
+      file.info, internal::holdsNetworks(file.info) ? std::max<size_t>(1, file.members.size()) : 0,
+      heads);
+  // Formats 2 and 3 (another weight encoding, another checksum) are behind whatever they hold.
+  if (upgrade.fromVersion == upgrade.toVersion) return upgrade;
+  // Only a single network can be behind: what holds more (5, 6), or no network (7, 8), is
+  // written in its oldest version from the start.
   DeepTuneModel network = DeepTuneModel::load(input);
-  if (network.info().networks > 1 || network.info().boostedHeads) {
-    throw ModelError("upgrade-model: " + input +
-                     " holds several networks or boosted-tree heads (format version 5 or 6), "
-                     "already current; upgrade-model converts single networks");
-  }
   network.save(output);
+  upgrade.written = true;
+  return upgrade;
 }
 
 }  // namespace deeptune::model

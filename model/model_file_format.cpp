@@ -633,6 +633,18 @@ void requireFiniteWeights(const std::vector<NamedTensor>& tensors, const std::st
   }
 }
 
+int formatVersionFor(const ModelInfo& info, size_t networks, bool heads) {
+  if (!holdsNetworks(info)) {
+    return info.calibration.method != "none" || info.trainingPrograms ? kModelFormatVersion
+                                                                      : kPredictorFormatVersion;
+  }
+  // A pretrained language model is new in format 7; the other network files keep the oldest
+  // version that holds them, so that older programs still read them.
+  if (info.method == "language-model") return kPredictorFormatVersion;
+  if (!info.deviceNames.empty()) return kMeasuredDevicesFormatVersion;
+  return networks == 1 && !heads ? kSingleNetworkFormatVersion : kEnsembleFormatVersion;
+}
+
 void writeModelFile(const std::string& path, const ModelInfo& info,
                     const std::vector<ModelMember>& members) {
   if (members.empty() || members.size() > static_cast<size_t>(kMaxNetworks)) {
@@ -671,12 +683,7 @@ void writeModelFile(const std::string& path, const ModelInfo& info,
     throw ModelError("cannot write model file " + path + ": a '" + info.method +
                      "' predictor has no network");
   }
-  // A pretrained language model is new in format 7; the other network files keep the
-  // oldest version that holds them, so that older programs still read them.
-  const int version = info.method == "language-model"   ? kPredictorFormatVersion
-                      : !info.deviceNames.empty()       ? kMeasuredDevicesFormatVersion
-                      : members.size() == 1 && !anyHead ? kSingleNetworkFormatVersion
-                                                        : kEnsembleFormatVersion;
+  const int version = formatVersionFor(info, members.size(), anyHead);
   const NetworkSizes sizes = networkSizesOf(info);
   nlohmann::json header = commonHeader(info, version);
   header["network"] = {
@@ -696,7 +703,7 @@ void writePredictorFile(const std::string& path, const ModelInfo& info,
                         const std::vector<BoostedTreeHead>& forest) {
   const bool calibrated = info.calibration.method != "none";
   const bool programs = info.trainingPrograms != nullptr;
-  const int version = calibrated || programs ? kModelFormatVersion : kPredictorFormatVersion;
+  const int version = formatVersionFor(info, 0, false);
   nlohmann::json header = commonHeader(info, version);
   nlohmann::json predictor = {{"method", info.method}};
   if (calibrated) predictor["calibration"] = calibrationJson(info.calibration);

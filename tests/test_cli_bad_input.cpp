@@ -73,6 +73,9 @@ TEST_CASE("cli bad input: every command, the usual mistakes", "[cli][bad-input]"
       {"predict --task coarsening '" + kernel + "' --dsize 1", "are for --task devmap"},
       {"predict --task nope '" + kernel + "'", "unknown --task 'nope'"},
       {"predict '" + kernel + "' --dsize 1", "--dsize and --wgsize are required"},
+      // Issue 45: no file is named as such, not as missing sizes.
+      {"predict", "predict: no kernel file given"},
+      {"predict --dsize 1 --wgsize 1", "predict: no kernel file given"},
       {"coarsen '" + kernel + "' --factor x", "factor"},
       {"coarsen '" + kernel + "' --factor 2 --kernel nope", "no kernel named 'nope'"},
       {"coarsen '" + missing + ".cl' --factor 2", "cannot open file"},

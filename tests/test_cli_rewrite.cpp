@@ -282,6 +282,29 @@ TEST_CASE("cli rewrite/coarsen/tokenize: several files give one result each in i
                            dir.path.string() + "'");
   CHECK(same.exitCode == 2);
   CHECK_THAT(same.err, Contains("distinct file names"));
+  // Issue 45: a missing output folder is made, with its parents (the README's
+  // `--output-dir normalized/`), and not when the inputs would collide.
+  const auto made = runCli("rewrite " + files + " --output-dir '" +
+                           (dir.path / "normalized" / "deep").string() + "/'");
+  INFO(made.err);
+  REQUIRE(made.exitCode == 0);
+  CHECK_THAT(readWholeFile((dir.path / "normalized" / "deep" / "scale.cl").string()),
+             Contains("__kernel"));
+  CHECK(runCli("rewrite " + files + " '" + kernels + "saxpy.cl' --output-dir '" +
+               (dir.path / "never").string() + "'")
+            .exitCode == 2);
+  CHECK_FALSE(std::filesystem::exists(dir.path / "never"));
+  // Something else in its place is not replaced: a file, a dangling link.
+  dir.file("plain", "x");
+  std::filesystem::create_symlink(dir.path / "nowhere", dir.path / "dangling");
+  for (const char* taken : {"plain", "dangling"}) {
+    const auto refusedDir =
+        runCli("rewrite " + files + " --output-dir '" + (dir.path / taken).string() + "'");
+    CHECK(refusedDir.exitCode == 2);
+    CHECK_THAT(refusedDir.err, Contains("is not a folder"));
+  }
+  CHECK_FALSE(std::filesystem::exists(dir.path / "nowhere"));
+  CHECK(readWholeFile((dir.path / "plain").string()) == "x");
   const auto ids = runCli("tokenize " + files + " --rewrite --vocab '" +
                           deeptune::test::paperDataDir() + "/vocab-128.json'");
   REQUIRE(ids.exitCode == 0);

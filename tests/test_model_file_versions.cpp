@@ -6,6 +6,8 @@
 #undef CHECK
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -216,8 +218,19 @@ TEST_CASE("a version-3 model file (its older checksum) loads, and upgrade-model 
   const auto result = deeptune::test::runCli("upgrade-model '" + old + "' -o '" + upgraded + "'");
   INFO(result.err);
   REQUIRE(result.exitCode == 0);
+  CHECK_THAT(result.out,
+             Catch::Contains("(format version 4; ") && Catch::Contains(" was version 3)"));
   const std::string written = deeptune::test::readWholeFile(upgraded);
   CHECK(written.rfind("DEEPTUNE-MODEL 4 xxh3-64=", 0) == 0);
+  // Issue 45: upgrading the current file again says so, names its version, writes nothing.
+  const std::string secondCopy = (dir.path / "again.model").string();
+  const auto alreadyCurrent =
+      deeptune::test::runCli("upgrade-model '" + upgraded + "' -o '" + secondCopy + "'");
+  CHECK(alreadyCurrent.exitCode == 0);
+  CHECK_THAT(alreadyCurrent.out,
+             Catch::Contains("is format version 4, the version this deeptune "
+                             "writes for it: already current, nothing written"));
+  CHECK_FALSE(std::filesystem::exists(secondCopy));
   CHECK(written.find("fnv1a64") == std::string::npos);
   CHECK(weightsOf(written) == weightsOf(v3));  // the same weights, byte for byte
   const InferenceModel again = InferenceModel::load(upgraded);

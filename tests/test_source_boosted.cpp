@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -112,10 +113,13 @@ TEST_CASE("source-boosted: train's model file predicts what evaluate's fold mode
   CHECK(gpu > 0);  // it decides, not a constant
   CHECK(gpu < test.size());
   CHECK_THROWS_WITH(model::DeepTuneModel::load(path), Contains("not a DeepTune network"));
+  // A predictor is written in its version from the start: upgrade-model writes nothing.
   const std::string upgraded = (dir.path / "upgraded.model").string();
-  model::upgradeModelFile(path, upgraded);
-  CHECK(model::InferenceModel::load(upgraded).info().sourceFeatures ==
-        loaded.info().sourceFeatures);
+  const model::ModelUpgrade upgrade = model::upgradeModelFile(path, upgraded);
+  CHECK(upgrade.fromVersion == 8);  // calibrated, with its training programs
+  CHECK(upgrade.toVersion == 8);
+  CHECK_FALSE(upgrade.written);
+  CHECK_FALSE(std::filesystem::exists(upgraded));
 }
 
 TEST_CASE("source-boosted: a file whose trees do not fit its features is refused",

@@ -57,6 +57,11 @@ ModelFile readModelFile(const std::string& path);
 /// that predicts NaN probabilities, whatever its checksum).
 void requireFiniteWeights(const std::vector<NamedTensor>& tensors, const std::string& path);
 
+/// The format version this program writes for a file of `info` with `networks` networks (0 for
+/// a predictor without a network), `heads` saying whether any has a boosted-tree head: the
+/// oldest version that holds it (see kModelFormatVersion).
+int formatVersionFor(const ModelInfo& info, size_t networks, bool heads);
+
 /// Writes `info` and `members` (1 to 64) atomically (nothing half-written): version 6 for a model
 /// that names measured devices (ModelInfo::deviceNames), else 4 for one network without a head,
 /// else 5; 7 for a language model. Throws ModelError (also for a non-finite weight or a head that

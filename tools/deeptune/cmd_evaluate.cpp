@@ -25,7 +25,7 @@ po::options_description evaluateOptions(EvaluateArguments& a) {
   po::options_description options("evaluate options");
   // clang-format off
   options.add_options()
-      ("task", po::value(&a.task)->default_value("devmap"), "task: devmap")
+      ("task", po::value(&a.task)->default_value("devmap"), "devmap or coarsening (the usage above)")
       ("data", po::value(&a.dataPath)->required(), "labelled CSV (e.g. cgo17-amd.csv)")
       ("folds", po::value(&a.foldsPath), "folds CSV (protocol 'folds'; e.g. folds-amd.csv)")
       ("protocol", po::value(&a.protocol)->default_value("folds"),
@@ -103,7 +103,8 @@ int runEvaluate(const Args& args) {
                     "usage: deeptune evaluate --task devmap --data CSV --folds FOLDS.csv "
                     "[--methods static,grewe,deeptune] --report DIR\n\n"
                     "Cross-validates each method on the same folds and writes a report folder\n"
-                    "(summary.md, CSV tables, SVG plots).",
+                    "(summary.md, CSV tables, SVG plots). The coarsening task has options of its\n"
+                    "own: deeptune help evaluate --task coarsening.",
                     options, {}, vm)) {
     return kExitOk;
   }

@@ -32,7 +32,8 @@ po::options_description coarseningOptions(CoarseningArguments& a) {
       ("oracles", po::value(&a.request.oraclesPath), "oracles CSV to check the runtimes' best factors against")
       ("report", po::value(&a.request.reportDir)->required(), "report folder to write")
       ("methods", po::value(&a.methodList)->default_value("static,fixed,magni,deeptune,deeptune-tl"),
-       "comma-separated: static, fixed, magni, deeptune, deeptune-tl")
+       "comma-separated: static, fixed, shipped (what train writes by default: the fixed "
+       "factor), magni, deeptune, deeptune-tl (evaluation/README.md)")
       ("devices", po::value(&a.deviceList), "comma-separated devices (default: every one of the data)")
       ("transfer-from", po::value(&a.request.transferFrom),
        "deeptune-tl's source model (default: the bundled AMD device-mapping model)")

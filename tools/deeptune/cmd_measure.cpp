@@ -76,7 +76,9 @@ int runMeasure(const Args& args) {
   std::string kernel, csv, gsizeText, output;
   RunValues run;
   size_t guardMb = 16;
-  options.add_options()("task", po::value(&task), "devmap (default) or coarsening")(
+  options.add_options()(
+      "task", po::value(&task),
+      "devmap (default; these options) or coarsening (its own: help measure --task coarsening)")(
       "files", po::value(&files)->multitoken(), "(positional) .cl files")(
       "kernel", po::value(&kernel), "only this kernel of each .cl file")(
       "csv", po::value(&csv), "CSV with benchmark and src columns (e.g. a paper CSV)")(

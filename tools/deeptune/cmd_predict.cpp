@@ -174,10 +174,15 @@ int runPredict(const Args& args) {
     }
     return predictLaunches(launches, modelPath, json);
   }
+  // What is missing first: the file, then the sizes (issue 45).
+  if (inputs.empty()) {
+    throw UsageError(
+        "predict: no kernel file given (deeptune predict FILE.cl --dsize BYTES --wgsize N, or "
+        "--launches CSV)");
+  }
   if (!vm.count("dsize") || !vm.count("wgsize")) {
     throw UsageError("predict: --dsize and --wgsize are required for --task devmap");
   }
-  if (inputs.empty()) throw UsageError("predict: no kernel file given");
   api::checkLaunchSizes(dsize, wgsize);
   const data::SourceOptions sourceOptions = sourceValues.validated();
   api::Predictor predictor(modelPath);

@@ -34,7 +34,7 @@ int runValidate(const Args& args) {
   RunValues run;
   // clang-format off
   options.add_options()
-      ("task", po::value(&task), "devmap (default) or coarsening (see --task coarsening --help)")
+      ("task", po::value(&task), "devmap (default; these options) or coarsening (its own: help validate --task coarsening)")
       ("file", po::value(&input)->required(), "OpenCL source file")
       ("gsize", po::value(&gsize)->required(), "global size S (elements of each buffer)")
       ("kernel,k", po::value(&kernel), "only this kernel (default: every kernel of the file)")

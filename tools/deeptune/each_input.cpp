@@ -72,7 +72,9 @@ std::vector<std::string> outputsOf(const std::string& command,
     return std::vector<std::string>(inputs.size(), output);
   }
   std::error_code error;
-  if (!std::filesystem::is_directory(outputDir, error)) {
+  // A dangling link counts as something in the way (its target is not made).
+  const bool exists = std::filesystem::exists(std::filesystem::symlink_status(outputDir, error));
+  if (exists && !std::filesystem::is_directory(outputDir, error)) {
     throw UsageError(command + ": --output-dir " + outputDir + " is not a folder");
   }
   std::set<std::string> names;
@@ -90,6 +92,13 @@ std::vector<std::string> outputsOf(const std::string& command,
     } else {
       data::checkOutputNotInput(outputs.back(), inputs, data::OutputKind::kFile);
     }
+  }
+  // A missing folder is made (with its parents), as compilers and formatters do, once the
+  // outputs are known to be distinct; something else in its place is never replaced.
+  if (!exists && !std::filesystem::create_directories(outputDir, error) &&
+      !std::filesystem::is_directory(outputDir)) {
+    throw UsageError(command + ": --output-dir " + outputDir +
+                     ": cannot make the folder: " + error.message());
   }
   return outputs;
 }

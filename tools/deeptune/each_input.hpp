@@ -23,8 +23,9 @@ int forEachInput(const std::string& command, const std::vector<std::string>& inp
 /// Where a command that writes one output per input (rewrite, coarsen) writes each: with one
 /// input, `output` ("-": standard output); with several, `outputDir`/<the input's file name>, or
 /// standard output when neither is given. Checked before any work: several inputs with `-o FILE`
-/// are refused (use --output-dir), as are an output folder that is not a folder, two inputs of
-/// the same file name, and an output that is one of the inputs (UsageError / DataError). With
+/// are refused (use --output-dir), as are an output folder that is something else (a file, a
+/// dangling link), two inputs of the same file name, and an output that is one of the inputs
+/// (UsageError / DataError); a missing output folder is then made, with its parents. With
 /// `stemsOnly` (one output per kernel) an output folder's entries are `outputDir`/<the input's
 /// file name without its extension>, for the caller to complete and check.
 std::vector<std::string> outputsOf(const std::string& command,

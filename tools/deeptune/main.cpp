@@ -28,7 +28,8 @@ const char* kUsage =
     "  measure    time kernels on every OpenCL device (isolated, checked) and write a CSV\n"
     "  validate   predict a kernel's device, then run it on every device to check\n"
     "  upgrade-model  rewrite an older model file in the current format\n"
-    "  help CMD   the options of CMD (as deeptune CMD --help); --version: versions, models\n"
+    "  help CMD   the options of CMD (as deeptune CMD --help; help CMD --task coarsening for\n"
+    "             that task's); --version: versions, models\n"
     "\n"
     "A FILE argument given as - is read from standard input. An output (-o, --report) must not\n"
     "be one of the command's input files (exit 2, nothing written) nor empty; -o - is standard\n"
@@ -94,10 +95,13 @@ int main(int argc, char** argv) {
   std::string command = argv[1];
   static char helpFlag[] = "--help";
   std::vector<char*> helpArgv;
-  if (command == "help" && argc > 2) {  // deeptune help CMD = deeptune CMD --help
-    helpArgv = {argv[0], argv[2], helpFlag, nullptr};
+  if (command == "help" && argc > 2) {   // deeptune help CMD [ARGS] = deeptune CMD [ARGS] --help
+    helpArgv.assign(argv, argv + argc);  // (ARGS: e.g. --task coarsening, whose help differs)
+    helpArgv.erase(helpArgv.begin() + 1);
+    helpArgv.push_back(helpFlag);
+    helpArgv.push_back(nullptr);
     argv = helpArgv.data();
-    argc = 3;
+    argc = static_cast<int>(helpArgv.size()) - 1;
     command = argv[1];
   }
   if (command == "--help" || command == "-h" || command == "help") {
