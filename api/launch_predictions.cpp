@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -16,8 +17,30 @@
 
 namespace deeptune::api {
 
+namespace {
+
+/// The launches of `path`, whose first row must be a header naming `file` (a file without one
+/// is told so, rather than that its first launch lacks a column).
+std::unique_ptr<data::CsvTable> launchesOf(const std::string& path) {
+  auto table = std::make_unique<data::CsvTable>(data::readCsv(path));
+  if (!table->findColumn("file")) {
+    const bool headerless =
+        std::any_of(table->header.begin(), table->header.end(), [](const std::string& field) {
+          return field.size() > 3 && field.compare(field.size() - 3, 3, ".cl") == 0;
+        });
+    if (headerless) {
+      throw data::DataError(table->source, table->headerLine, 1,
+                            "no header row: a launches file starts with one naming its columns, "
+                            "e.g. file,kernel,transfer,wgsize (kernels/launches.csv)");
+    }
+  }
+  return table;
+}
+
+}  // namespace
+
 LaunchTable::LaunchTable(const std::string& path)
-    : table_(std::make_unique<data::CsvTable>(data::readCsv(path))),
+    : table_(launchesOf(path)),
       folder_(std::filesystem::path(path).parent_path().string()),
       file_(table_->column("file")),
       size_(0),

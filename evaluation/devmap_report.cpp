@@ -504,14 +504,16 @@ std::string devmapScoreTable(const std::string& platform, const std::string& pro
   return text;
 }
 
-std::string foldTrainingReport(const model::FoldTraining& f, int folds) {
-  char line[300];
+std::string foldTrainingReport(const model::FoldTraining& f, int folds,
+                               const std::string& gpuDevice) {
+  const std::string where = gpuDevice == "GPU" ? "GPU" : "on " + gpuDevice.substr(0, 100);
+  char line[400];
   std::snprintf(line, sizeof line,
-                "%s fold %d/%d: test accuracy %.1f%% (%zu of %zu rows GPU); training accuracy "
+                "%s fold %d/%d: test accuracy %.1f%% (%zu of %zu rows %s); training accuracy "
                 "%.1f%%, best %.1f%% at epoch %d",
                 f.method.c_str(), f.fold + 1, folds, 100 * f.testAccuracy(), f.predictedGpu,
-                f.testRows, 100 * f.training.finalAccuracy, 100 * f.training.bestAccuracy,
-                f.training.bestEpoch);
+                f.testRows, where.c_str(), 100 * f.training.finalAccuracy,
+                100 * f.training.bestAccuracy, f.training.bestEpoch);
   std::string report = line;
   if (f.training.collapsed()) {
     std::snprintf(line, sizeof line,

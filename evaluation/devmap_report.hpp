@@ -74,7 +74,10 @@ std::string devmapScoreTable(const std::string& platform, const std::string& pro
 
 /// What a person reads when a fold's model is done: one line (test accuracy, GPU predictions,
 /// training accuracy and its best epoch) and a second, a warning, when its training collapsed.
-std::string foldTrainingReport(const model::FoldTraining& fold, int folds);
+/// `gpuDevice` names the data's second device (label GPU): "GPU" for the paper's data, the
+/// measured device's name for a `deeptune measure` CSV ("4 of 10 rows on pthread-...").
+std::string foldTrainingReport(const model::FoldTraining& fold, int folds,
+                               const std::string& gpuDevice = "GPU");
 
 /// The progress line of one DeepTune epoch in a cross-validation: "deeptune run 1/3 fold 2/10
 /// epoch 7/50  loss 0.4821  accuracy 0.812  ETA 3m02s" (with the validation accuracy when there

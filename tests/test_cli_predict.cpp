@@ -268,4 +268,17 @@ TEST_CASE("cli predict --launches: a CSV of launches, decided in order as CSV or
   const auto mixed = runCli("predict --launches '" + launches + "' --dsize 1 --wgsize 1");
   CHECK(mixed.exitCode == 2);
   CHECK(lineCount(mixed.err) == 1);
+  // Issue 45: a file without a header is told so; the shipped example runs as the README says.
+  const std::string headerless =
+      dir.file("bare.csv", kernels + "vector_add.cl,vector_add,16777216,256\n");
+  const auto bare = runCli("predict --launches '" + headerless + "'");
+  CHECK(bare.exitCode == 2);
+  CHECK_THAT(bare.err,
+             Contains("bare.csv:1:1: no header row") && Contains("file,kernel,transfer,wgsize"));
+  const auto example =
+      runCli("predict --launches '" + deeptune::test::sourceDir() + "/kernels/launches.csv'");
+  INFO(example.err);
+  CHECK(example.exitCode == 0);
+  CHECK(lineCount(example.out) == 5);  // the header and four launches
+  CHECK_THAT(example.out, Contains(",vector_add,16777216,256,"));
 }

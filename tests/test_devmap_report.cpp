@@ -216,6 +216,9 @@ TEST_CASE("report: the score table the CLI prints after an evaluation", "[report
   CHECK_THAT(report,
              Catch::StartsWith("deeptune fold 3/10: test accuracy 70.0% (4 of 10 rows GPU)"));
   CHECK_THAT(report, Catch::Contains("\nwarning: deeptune fold 3 collapsed"));
+  // Measured data names the device of its GPU column (issue 45: both may be CPUs).
+  CHECK_THAT(ev::foldTrainingReport(fold, 10, "pthread-cpu"),
+             Catch::Contains("(4 of 10 rows on pthread-cpu)"));
 }
 
 TEST_CASE("report: a DeepTune epoch's progress line", "[report]") {

@@ -39,8 +39,10 @@ DevmapEvaluationProgress printedEvaluationProgress(data::ProgressPrinter& printe
     const double eta = printer.elapsed() / finished * (totalEpochs - finished);
     printer.update(evaluation::deeptuneEpochLine(run, seeds, fold, folds, p, eta));
   };
-  progress.fold = [&printer, folds](const model::FoldTraining& f) {
-    printer.update(evaluation::foldTrainingReport(f, folds), true);
+  // Measured data: the GPU column's device by name (both may be CPUs, issue 45).
+  const std::string gpuColumn = request.devices.size() == 2 ? request.devices[1].name : "GPU";
+  progress.fold = [&printer, folds, gpuColumn](const model::FoldTraining& f) {
+    printer.update(evaluation::foldTrainingReport(f, folds, gpuColumn), true);
   };
   progress.warning = [&printer](const std::string& note) {
     printer.update("warning: " + note, true);

@@ -116,12 +116,15 @@ int runPredict(const Args& args) {
   options.add_options()("file", po::value(&inputs), "OpenCL source files ('-': standard input)")(
       "task", po::value(&task)->default_value("devmap"),
       "devmap (CPU or GPU for a launch) or coarsening (the thread-coarsening factor)")(
-      "dsize", po::value(&dsize), "devmap: bytes the launch moves (the data's `transfer`)")(
+      "dsize", po::value(&dsize),
+      "devmap: bytes the launch moves between host and device: each input buffer once, each "
+      "output buffer twice (SPEC.md section 4; the data's `transfer`)")(
       "wgsize", po::value(&wgsize), "devmap: work-group size")(
       "launches", po::value(&launches),
-      "devmap: a CSV of launches (columns file, dsize or transfer, wgsize; optional kernel,\n"
-      "build_options), decided as CSV (or JSON Lines with --json)")(
-      "kernel,k", po::value(&kernel), "kernel to predict (default: every kernel of each file)")(
+      "devmap: a CSV of launches with a header row: file, dsize or transfer, wgsize; optional "
+      "kernel, build_options (e.g. kernels/launches.csv); decided as CSV (or JSON Lines with "
+      "--json)")("kernel,k", po::value(&kernel),
+                 "kernel to predict (default: every kernel of each file)")(
       "model", po::value(&modelPath), "model file (default: the bundled model of --platform)")(
       "platform", po::value(&platform),
       "bundled model: devmap: amd (default; i7-3820 + AMD Tahiti 7970) or nvidia (same CPU +\n"
