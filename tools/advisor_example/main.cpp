@@ -40,7 +40,28 @@ std::vector<cl_device_id> allDevices() {
 
 }  // namespace
 
-int main() {
+constexpr const char* kUsage =
+    "usage: deeptune-advisor-example\n"
+    "\n"
+    "An OpenCL application written the usual way (its own context, queue and buffers) that\n"
+    "asks deeptune's Advisor which of this machine's OpenCL devices should run its 2-D box\n"
+    "blur (512x256 floats, work-groups of 16x16), runs the kernel there and checks the result\n"
+    "against the host's blur. The advisor uses the bundled AMD model in this process; the\n"
+    "source is tools/advisor_example/main.cpp (docs/embedding.md explains each step). It\n"
+    "takes no options; POCL_DEVICES=\"pthread basic\" gives PoCL's two CPU devices.\n";
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    }
+    std::fprintf(stderr,
+                 "deeptune-advisor-example: unknown argument '%s' (it takes none; --help)\n",
+                 arg.c_str());
+    return 2;
+  }
   const int width = 512, height = 256;
   const size_t bytes = sizeof(float) * width * height;
   std::vector<float> image(width * height), blurred(width * height);
@@ -55,9 +76,19 @@ int main() {
   launch.range = {{width, height}, {16, 16}};
   launch.transferBytes = bytes /* in */ + 2 * bytes /* out, copied in and back */;
   const deeptune::api::Decision decision = advisor.advise(launch);
+  std::printf(
+      "asked the advisor about box_blur: %dx%d work-items in 16x16 groups, moving %zu "
+      "bytes (the input once, the output twice), on %zu candidate devices\n",
+      width, height, static_cast<size_t>(launch.transferBytes), launch.candidates.size());
   std::printf("advisor: %s on %s (%s, probability %.2f%s%s)\n", decision.deviceType.c_str(),
               decision.deviceName.c_str(), decision.method.c_str(), decision.probability,
               decision.fallback ? ", fallback: " : "", decision.reason.c_str());
+  if (decision.nearestDistance >= 0) {
+    std::printf(
+        "  the kernel's novelty: %.2f (its distance to the nearest program the model "
+        "learned from; docs/embedding.md)\n",
+        decision.nearestDistance);
+  }
   if (!decision.note.empty()) std::printf("  note: %s\n", decision.note.c_str());
 
   // The application's own OpenCL, on the chosen device.
@@ -113,6 +144,7 @@ int main() {
     std::printf("%d pixels differ from the host's blur\n", wrong);
     return 1;
   }
-  std::printf("blurred %dx%d image verified\n", width, height);
+  std::printf("blurred %dx%d image on %s, verified against the host's blur\n", width, height,
+              decision.deviceName.c_str());
   return 0;
 }
