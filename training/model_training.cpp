@@ -360,7 +360,13 @@ data::DevmapPredictor shippedDevmapPredictor(const std::vector<data::DevmapRow>&
 
 std::string TrainedModel::summaryLine(const std::string& wallTime) const {
   std::string what = method;
-  if (method == "source-boosted") what += " (" + predictorInfo.sourceFeatures + ")";
+  if (method == "source-boosted") {
+    what += " (" + predictorInfo.sourceFeatures +
+            (predictorInfo.calibration.method == "none"
+                 ? std::string()
+                 : ", probability calibrated by " + predictorInfo.calibration.method) +
+            ")";
+  }
   if (method == "fixed-factor") {
     what += " (factor " + predictorInfo.labels.at(predictorInfo.fixedLabel) + ")";
   }

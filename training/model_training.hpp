@@ -102,7 +102,8 @@ struct TrainedModel {
   std::string accuracySummary() const;
   /// What `train` prints when done, taking `wallTime`: "trained deeptune (3 networks) on 680 rows
   /// in 5m02s: training accuracy ..." or "trained source-boosted (tokens,counts,ratios) on 680
-  /// rows in 0.4s" or "trained fixed-factor (factor 4) on 17 kernels in 0.0s".
+  /// rows in 0.4s" (", probability calibrated by temperature" inside the brackets when it is)
+  /// or "trained fixed-factor (factor 4) on 17 kernels in 0.0s".
   std::string summaryLine(const std::string& wallTime) const;
 };
 
