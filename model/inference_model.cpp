@@ -69,7 +69,9 @@ InferenceModel InferenceModel::load(const std::string& path) {
   if (file.formatVersion == 2) {
     throw ModelError(path + ": model format version " + std::to_string(file.formatVersion) +
                      " (weights as a LibTorch archive), which prediction without LibTorch cannot " +
-                     "read; convert it: deeptune upgrade-model '" + path + "' -o NEW.model");
+                     "read (this deeptune writes versions 4 to " +
+                     std::to_string(internal::kModelFormatVersion) +
+                     "); convert it: deeptune upgrade-model '" + path + "' -o NEW.model");
   }
   if (file.info.method == "language-model") {
     throw ModelError(path +

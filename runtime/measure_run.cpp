@@ -64,8 +64,14 @@ MeasureTotals measureJobs(const std::vector<MeasureJob>& jobs, const MeasureLaun
 }
 
 std::string measureSummaryLine(const MeasureTotals& totals, const std::string& duration,
-                               const std::string& output, size_t notMeasured) {
-  return "measure: " + std::to_string(totals.rows) + " rows in " + duration + " to " + output +
+                               const std::string& output, size_t notMeasured, size_t keptRows) {
+  const auto rows = [](size_t n, const char* noun) {
+    return std::to_string(n) + noun + (n == 1 ? "" : "s");
+  };
+  return "measure: " + rows(totals.rows, keptRows > 0 ? " new row" : " row") + " in " + duration +
+         " to " + output +
+         (keptRows > 0 ? ", beside " + rows(keptRows, " row") + " of an earlier run"
+                       : std::string()) +
          " (device results: " + tallyText(totals.counts) + ")" +
          (notMeasured == 0
               ? ""

@@ -47,10 +47,11 @@ struct MeasureTotals {
   StatusCounts counts;
 };
 
-/// The last line of `measure`: "measure: N rows in 3m02s to OUT (device results: ...)", and how
-/// many input rows could not be measured when there were any.
+/// The last line of `measure`: "measure: N rows in 3m02s to OUT (device results: ...)", with ",
+/// beside K rows of an earlier run" when OUT was resumed (`keptRows`), and how many input rows
+/// could not be measured when there were any. The counts and results are this run's.
 std::string measureSummaryLine(const MeasureTotals& totals, const std::string& duration,
-                               const std::string& output, size_t notMeasured);
+                               const std::string& output, size_t notMeasured, size_t keptRows = 0);
 
 /// Measures, job by job, the rows (benchmark, gsize) of `jobs` that `writer` does not hold yet
 /// (each job in isolated workers with its own buildFlags, runtime::measureIsolated) and appends

@@ -35,6 +35,8 @@ TEST_CASE("cli: help CMD is CMD --help, for every command", "[cli]") {
     CHECK(help.out == direct.out);
   }
   CHECK(runCli("help evaluate --task coarsening").out != runCli("help evaluate").out);
+  // What --dsize means is said where a user reads it (issue 45): inputs once, outputs twice.
+  CHECK_THAT(runCli("help predict").out, Contains("each input buffer once"));
   CHECK_THAT(runCli("help evaluate").out, Contains("help evaluate --task coarsening"));
   // Every method a command accepts is named in its help: the accepted ones are those its error
   // for an unknown method lists.

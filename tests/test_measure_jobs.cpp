@@ -116,4 +116,9 @@ TEST_CASE("measure jobs: the run's last line", "[measure]") {
             deeptune::runtime::tallyText(totals.counts) + ")");
   CHECK_THAT(deeptune::runtime::measureSummaryLine(totals, "1s", "-", 2),
              Catch::EndsWith("; 2 input rows not measured (listed above)"));
+  // Issue 45: a resumed run says which rows are new and how many were there before.
+  totals.rows = 1;
+  CHECK_THAT(deeptune::runtime::measureSummaryLine(totals, "1s", "t.csv", 0, 2),
+             Catch::StartsWith("measure: 1 new row in 1s to t.csv, beside 2 rows of an earlier "
+                               "run (device results: "));
 }

@@ -137,7 +137,7 @@ int runMeasure(const Args& args) {
         }
       });
   printer.update(runtime::measureSummaryLine(totals, data::formatDuration(printer.elapsed()),
-                                             output, notMeasured.size()),
+                                             output, notMeasured.size(), writer.kept()),
                  true);
   return kExitOk;
 }
