@@ -565,7 +565,7 @@ ModelFile readModelFile(const std::string& path) {
   if (magicEnd == std::string::npos) throw ModelError(path + ": truncated model file (header)");
   if (magic == kMagic) {
     throw ModelError(path + ": model format version 1 (no checksum over its header); retrain it " +
-                     "with this deeptune, which reads version " +
+                     "with this deeptune, which reads versions 2 to " +
                      std::to_string(kModelFormatVersion));
   }
   int version = 0;  // "DEEPTUNE-MODEL <version> <checksum name>=<hex>", 2 to kModelFormatVersion
