@@ -155,10 +155,15 @@ struct Advisor::Impl {
   }
 
   /// The fallback's answer for `transfer` bytes.
+  /// The fallback rule's device type for `transfer` bytes.
+  std::string ruleDeviceType(uint64_t transfer) const {
+    return transfer >= options.fallbackGpuBytes ? "GPU" : "CPU";
+  }
+
   Decision fallback(const std::string& kernel, uint64_t transfer, const std::string& reason) const {
     Decision decision;
     decision.kernel = kernel;
-    decision.deviceType = transfer >= options.fallbackGpuBytes ? "GPU" : "CPU";
+    decision.deviceType = ruleDeviceType(transfer);
     decision.fallback = true;
     decision.method = "fallback";
     decision.reason = reason;
@@ -173,7 +178,7 @@ struct Advisor::Impl {
     std::snprintf(reason, sizeof reason,
                   "the model is unsure: probability %.3f of %s, below the advisor's minimum %g",
                   decision.probability, decision.deviceType.c_str(), options.minProbability);
-    const std::string ruled = fallback(decision.kernel, transfer, "").deviceType;
+    const std::string ruled = ruleDeviceType(transfer);
     if (ruled != decision.deviceType) {
       decision.probability = 1 - decision.probability;
       decision.modelDevice.clear();  // the rule chooses a device type, not a measured device

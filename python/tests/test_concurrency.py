@@ -172,7 +172,8 @@ def test_calls_release_the_gil():
     """While a batch of new kernels is decided in one thread, this thread keeps running: its
     longest pause is far shorter than the call (holding the GIL would pause it throughout)."""
     predictor = deeptune.Predictor("amd")
-    sources = [f.read_text() + f"\n// variant {i}\n" for i, f in enumerate(FILES)] * 2
+    # Enough distinct texts that the call lasts well past 0.2 s on an idle machine too.
+    sources = [f.read_text() + f"\n// variant {i}\n" for i in range(6) for f in FILES]
     done = threading.Event()
     span = {}
 
